@@ -19,6 +19,9 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.match",
     "reversi_ref.referee",
     "reversi_ref.client",
+    "reversi_ref.tournament",
+    "reversi_ref.render.cli",
+    "reversi_ref.perft",
 )
 
 

@@ -1,0 +1,351 @@
+"""`reversi-ref client`: play one whole game on a server speaking the official protocol.
+
+The client sends its group number (message 1), reads the map (2) and its player number (3),
+then follows the game from the server's messages: each announced move (6) is played on its own
+copy of the state, each disqualification (7) applied, the end of phase 1 (8) checked, and the
+end of the game (9) ends the run with the final ranking.  A move request (4) is answered with
+the move of a player from `reversi_ref.players`, given part of the time bank (see
+`move_budget_ms`; a player that `manages_bank` gets the whole bank) or, without a time limit,
+the depth limit.
+
+When the client's own state disagrees with the server (an announced move our rules call
+illegal, a request when we think someone else moves), it logs a warning and follows the server.
+A dropped connection or a malformed message ends the run with a one-line error and exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import sys
+import time
+from dataclasses import replace
+from typing import Any, List, Optional, TextIO, Tuple
+
+from . import players as player_registry
+from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
+from .mapfile import decode_map_bytes, read_map
+from .players import Player
+from .protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group, MapText,
+                       Message, MoveAnnouncement, MoveAnswer, MoveRequest, PlayerNumber,
+                       describe, encode, message_type)
+from .rules import disqualify, initial_state, legal_moves, play, ranking
+from .rules.turns import pass_turn, start_bombing
+from .state import BOMB, BUILD, OVER, GameState, Move
+
+CONNECT_TIMEOUT = 10.0
+# The part of the bank kept back for the network, the process being descheduled, PyPy's JIT
+# warm-up and garbage collection.
+SAFETY_MARGIN_MS = 300
+
+
+class ConnectionLost(ReversiError):
+    """The server closed the connection or went silent before the end of the game."""
+
+
+def move_budget_ms(bank_ms: int) -> int:
+    """The time to think about one move when the request carries `bank_ms` (0 = no limit).
+
+    Half the bank, and never closer than SAFETY_MARGIN_MS to its end: with a limit of S
+    seconds this settles at about S seconds per move while keeping S seconds in reserve.
+    """
+    if bank_ms <= 0:
+        return 0
+    return max(1, min(bank_ms // 2, bank_ms - SAFETY_MARGIN_MS))
+
+
+def parse_server(text: str) -> Tuple[str, int]:
+    """HOST:PORT as (host, port); ValueError when it is not of that form."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError("--server must be HOST:PORT, got %r" % text)
+    return host, int(port)
+
+
+class Client:
+    """One game on a server: the connection, the tracked state and our player."""
+
+    def __init__(self, player: Player, group: int = 1, out: Optional[TextIO] = None,
+                 timeout: float = 3600.0) -> None:
+        self.player = player
+        self.group = group
+        self.out = out
+        self.timeout = timeout
+        self.sock: Optional[socket.socket] = None
+        self.decoder = Decoder()
+        self.queue: List[Message] = []
+        self.state: Optional[GameState] = None
+        self.me = 0
+        self.last_mover = 0
+        self.moves_played = 0
+        self.warnings = 0
+        self.history: List[Message] = []
+
+    def log(self, line: str) -> None:
+        """Print one line of the client's log."""
+        if self.out is not None:
+            print(line, file=self.out)
+            self.out.flush()
+
+    def warn(self, line: str) -> None:
+        """Log a disagreement between our state and the server's messages."""
+        self.warnings += 1
+        self.log("warning: " + line)
+
+    # -- the connection
+
+    def connect(self, host: str, port: int) -> None:
+        """Connect to the server and send our group number."""
+        self.sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.send(Group(self.group))
+
+    def send(self, message: Message) -> None:
+        """Send one message (ConnectionLost when that fails)."""
+        if self.sock is None:
+            raise ConnectionLost("not connected")
+        try:
+            self.sock.settimeout(CONNECT_TIMEOUT)
+            self.sock.sendall(encode(message))
+        except OSError as error:
+            raise ConnectionLost("sending to the server failed: %s" % error) from None
+
+    def receive(self) -> Message:
+        """The next message from the server (ConnectionLost, ProtocolError)."""
+        if self.sock is None:
+            raise ConnectionLost("not connected")
+        deadline = time.monotonic() + self.timeout
+        while not self.queue:
+            # Bad bytes that came with an earlier message are reported now.
+            self.queue.extend(self.decoder.feed(b""))
+            if self.queue:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ConnectionLost("the server sent nothing for %g s" % self.timeout)
+            try:
+                self.sock.settimeout(remaining)
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                raise ConnectionLost("the server sent nothing for %g s" % self.timeout) from None
+            except OSError as error:
+                raise ConnectionLost("connection lost: %s" % error) from None
+            if not data:
+                try:
+                    self.decoder.close()
+                except ProtocolError as error:
+                    raise ConnectionLost("the server closed the connection: %s"
+                                         % error) from None
+                raise ConnectionLost("the server closed the connection before the end of "
+                                     "the game")
+            self.queue.extend(self.decoder.feed(data))
+        return self.queue.pop(0)
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    # -- the game
+
+    def run(self, host: str, port: int) -> GameState:
+        """Play a whole game on `host`:`port`; the final state."""
+        self.connect(host, port)
+        try:
+            while True:
+                message = self.receive()
+                self.history.append(message)
+                if isinstance(message, EndOfGame):
+                    return self.on_end()
+                self.handle(message)
+        finally:
+            self.close()
+
+    def tracked(self, message: Message) -> GameState:
+        """Our state, or ProtocolError when `message` came before the map."""
+        if self.state is None or not self.me:
+            raise ProtocolError("message %s before the map and player number"
+                                % describe(message_type(message)))
+        return self.state
+
+    def handle(self, message: Message) -> None:
+        """Act on one message from the server (all but the end of the game)."""
+        if isinstance(message, MapText):
+            if self.state is not None:
+                raise ProtocolError("a second map message")
+            try:
+                self.state = initial_state(read_map(decode_map_bytes(message.data)))
+            except MapError as error:
+                raise ProtocolError("the server's map is invalid: %s" % error) from None
+            self.log("map: %d players, %dx%d" % (self.state.players, self.state.width,
+                                                 self.state.height))
+        elif isinstance(message, PlayerNumber):
+            if self.state is None:
+                raise ProtocolError("player number before the map")
+            if message.player > self.state.players:
+                raise ProtocolError("player number %d in a %d-player game"
+                                    % (message.player, self.state.players))
+            self.me = message.player
+            self.log("we are player %d (%s, group %d)" % (self.me, self.player.name,
+                                                          self.group))
+            try:
+                self.player.prepare(self.state)
+            except Exception as error:  # a broken player must not lose the game by a crash
+                self.warn("player %s failed to prepare (%s: %s)"
+                          % (self.player.name, type(error).__name__, error))
+        elif isinstance(message, MoveRequest):
+            self.on_request(self.tracked(message), message)
+        elif isinstance(message, MoveAnnouncement):
+            self.on_announcement(self.tracked(message), message)
+        elif isinstance(message, Disqualification):
+            state = self.tracked(message)
+            if message.player > state.players:
+                raise ProtocolError("disqualification of player %d in a %d-player game"
+                                    % (message.player, state.players))
+            self.state = disqualify(state, message.player)
+            self.log("player %d disqualified%s" % (
+                message.player, " (that is us)" if message.player == self.me else ""))
+        elif isinstance(message, EndOfPhase1):
+            self.on_phase_end(self.tracked(message))
+        else:
+            raise ProtocolError("unexpected message %s from the server"
+                                % describe(message_type(message)))
+
+    def on_request(self, state: GameState, request: MoveRequest) -> None:
+        """Answer a move request with our player's move."""
+        start = time.monotonic()
+        if state.to_move != self.me or state.phase == OVER:
+            self.warn("the server asks us (player %d) but we think %s; following the server"
+                      % (self.me, "the game is over" if state.phase == OVER
+                         else "player %s moves" % state.to_move))
+            phase = state.phase
+            if phase == OVER:
+                phase = BOMB if state.bombs[self.me - 1] else BUILD
+            state = replace(state, phase=phase, to_move=self.me)
+            self.state = state
+        budget = (request.time_ms if self.player.manages_bank
+                  else move_budget_ms(request.time_ms))
+        move = self.choose(state, budget, request.depth)
+        self.send(MoveAnswer(move.x, move.y, move.special))
+        used = (time.monotonic() - start) * 1000.0
+        info = self.player.info
+        self.moves_played += 1
+        if not request.time_ms:
+            bank = "no limit"
+        elif self.player.manages_bank:
+            bank = "bank %d ms" % request.time_ms
+        else:
+            bank = "budget %d ms of %d ms" % (budget, request.time_ms)
+        special = " special %d" % move.special if move.special else ""
+        self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s)"
+                 % (self.moves_played, move.x, move.y, special, info.depth, info.nodes,
+                    round(used), bank))
+
+    def choose(self, state: GameState, budget: int, depth: int) -> Move:
+        """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""
+        try:
+            choice = self.player.choose(state, budget, depth)
+            return Move(choice.x, choice.y, choice.special)
+        except Exception as error:  # a broken player must not lose the game by a crash
+            moves = legal_moves(state)
+            self.warn("player %s failed (%s: %s); playing %s"
+                      % (self.player.name, type(error).__name__, error,
+                         "the first legal move" if moves else "(0, 0)"))
+            return moves[0] if moves else Move(0, 0, 0)
+
+    def on_announcement(self, state: GameState, announced: MoveAnnouncement) -> None:
+        """Play an announced move on our state."""
+        move = Move(announced.x, announced.y, announced.special)
+        if announced.player > state.players:
+            raise ProtocolError("move announced for player %d in a %d-player game"
+                                % (announced.player, state.players))
+        if state.to_move != announced.player:
+            self.warn("player %d moved but we expected %s; following the server"
+                      % (announced.player, state.to_move))
+            state = replace(state, to_move=announced.player,
+                            phase=BUILD if state.phase == OVER else state.phase)
+        self.last_mover = announced.player
+        try:
+            self.state = play(state, move)
+        except IllegalMoveError as error:
+            self.warn("announced move (%d, %d) special %d of player %d is illegal for us (%s);"
+                      " passing the turn" % (move.x, move.y, move.special, announced.player,
+                                             error))
+            self.state = pass_turn(state, after=announced.player)
+
+    def on_phase_end(self, state: GameState) -> None:
+        """Message 8: check that our state has left phase 1 too."""
+        if state.phase == BUILD:
+            self.warn("the server ended phase 1 but we think player %s can still move; "
+                      "following the server" % state.to_move)
+            self.state = start_bombing(state, after=self.last_mover or state.players)
+        self.log("end of phase 1")
+
+    def on_end(self) -> GameState:
+        """Message 9: the final state."""
+        if self.state is None:
+            raise ProtocolError("end of game before the map")
+        state = self.state
+        if state.phase != OVER:
+            self.warn("the server ended the game but we think player %s can still move"
+                      % state.to_move)
+            state = replace(state, phase=OVER, to_move=None)
+            self.state = state
+        return state
+
+
+def run_client(args: argparse.Namespace) -> int:
+    """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
+    out: TextIO = sys.stdout
+    try:
+        host, port = parse_server(args.server)
+        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+        player = player_registry.get(args.player, seed)
+    except ValueError as error:
+        print("reversi-ref client: %s" % error, file=sys.stderr)
+        return 1
+    if not 0 <= args.group <= 255:
+        print("reversi-ref client: --group must be 0..255", file=sys.stderr)
+        return 1
+    client = Client(player, args.group, out, args.timeout)
+    try:
+        state = client.run(host, port)
+    except ProtocolError as error:
+        print("reversi-ref client: malformed message from the server: %s" % error,
+              file=sys.stderr)
+        return 1
+    except (ConnectionLost, OSError) as error:
+        print("reversi-ref client: %s" % error, file=sys.stderr)
+        return 1
+    print("end of game; final ranking:", file=out)
+    for standing in ranking(state):
+        mark = "  <- us" if standing.player == client.me else ""
+        print("%d. player %d: %d stones%s" % (standing.rank, standing.player, standing.score,
+                                              mark), file=out)
+    for player_number in sorted(state.disqualified):
+        mark = "  <- us" if player_number == client.me else ""
+        print("-  player %d: disqualified%s" % (player_number, mark), file=out)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `client` subcommand."""
+    parser = subparsers.add_parser(
+        "client", help="play a game on a server speaking the official protocol",
+        description="Connect to a ReversiXT server (the official one or reversi-ref serve) "
+                    "and play one whole game.")
+    parser.add_argument("--server", default="127.0.0.1:7777", metavar="HOST:PORT",
+                        help="the server (default 127.0.0.1:7777)")
+    parser.add_argument("--group", type=int, default=1, metavar="N",
+                        help="group number sent to the server (default 1; 99 = human)")
+    parser.add_argument("--player", default="greedy", metavar="NAME",
+                        help="player (known: %s; default greedy)"
+                             % ", ".join(player_registry.names()))
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed for a random player (default: a random seed)")
+    parser.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
+                        help="give up when the server sends nothing for this long "
+                             "(default 3600)")
+    parser.set_defaults(func=run_client)

@@ -1,0 +1,830 @@
+"""The fast engine: a mutable position with make/unmake, tuned for the PyPy JIT.
+
+See the package docstring (`reversi_ref.engine`) for the API.  Layout of this module: board
+setup, move generation, make, unmake, turn order, conversions, perft.
+
+Hot loops use plain ints and lists held in locals, no closures, generators or exceptions.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Union
+
+from ..errors import IllegalMoveError
+from ..geometry import Map
+from ..state import BONUS_BOMB, BONUS_OVERRIDE, GameState, Move
+from .tables import (BOMB, BONUS, BUILD, CHOICE, CODE_TO_CHAR, CODES, EMPTY, EXPANSION, HOLE,
+                     INVERSION, OVER, PHASE_NAMES, ZobristKeys, encode_board, neighbour_table)
+
+# A move is `cell * MOVE_SPECIAL_SLOTS + special`; sorting these ints sorts by (y, x, special).
+MOVE_SPECIAL_SLOTS = 32
+
+# Kinds of undo frames (the last int pushed for each make or disqualify).
+_FRAME_BUILD = 1
+_FRAME_BOMB = 2
+_FRAME_DISQUALIFY = 3
+
+
+# Step kinds, looked up as `kind[player * 16 + code]` (RULES.md 3): what a capture walk of
+# `player` does on a cell holding `code`.
+STOP = 0      # empty, choice, inversion, bonus, hole: the line does not capture
+COLLECT = 1   # another player's stone or an expansion stone: collected, the walk goes on
+CLOSE = 2     # the mover's own stone: the line captures if it collected something
+
+
+def kind_table() -> List[int]:
+    """The step-kind table: `kind[player * 16 + code]` for players 0..8 and codes 0..15."""
+    table = [STOP] * (9 * 16)
+    for p in range(1, 9):
+        for code in range(1, EXPANSION + 1):
+            table[p * 16 + code] = CLOSE if code == p else COLLECT
+    return table
+
+
+def _captures(board: List[int], nxt: List[int], kind: List[int], steps: List[int],
+              lo: int, hi: int, pk: int) -> bool:
+    """Whether a stone placed on the cell whose first steps are `steps[lo:hi]` captures in at
+    least one direction; `pk` is the mover times 16.
+
+    The target cell itself must read as STOP on the board during the call (it does when it is
+    empty or a special tile; callers put a HOLE there for override moves): a line never closes
+    through the target (RULES.md 3).
+    """
+    for i in range(lo, hi):
+        k = steps[i]
+        if kind[pk + board[k >> 3]] == COLLECT:
+            k = nxt[k]
+            while k >= 0:
+                r = kind[pk + board[k >> 3]]
+                if r != COLLECT:
+                    if r == CLOSE:
+                        return True
+                    break
+                k = nxt[k]
+    return False
+
+
+class Engine:
+    """A ReversiXT position that changes in place: `make(move)` and `unmake()`.
+
+    Counts are lists indexed by player number (index 0 unused): `overrides[p]`, `bombs[p]`,
+    `disqualified[p]` (0 or 1); `counts[code]` counts the cells holding each code, so
+    `counts[p]` is player p's stones.
+    """
+
+    def __init__(self, source: Union[Map, GameState]) -> None:
+        """Start from a map's initial position or from any game state."""
+        if isinstance(source, GameState):
+            state = source
+            game_map = state.map
+            chars = state.board
+        else:
+            state = None
+            game_map = source
+            chars = game_map.cells
+        self.map = game_map
+        self.width = game_map.width
+        self.height = game_map.height
+        self.players = game_map.players
+        self.strength = game_map.strength
+        self.cells = game_map.width * game_map.height
+        self.board: List[int] = encode_board(chars)
+        self.nxt: List[int] = neighbour_table(game_map, self.board)
+        self._init_adjacency()
+        self.zobrist = ZobristKeys(self.cells)
+        self.undo: List[int] = []
+        self.hash = 0
+        # Scratch space reused by every move (no board-sized allocation per node).
+        self._runs = [0] * 8
+        self._mark = [0] * self.cells
+        self._stamp = 0
+        self._queue = [0] * self.cells
+        n = self.players
+        self.counts = [0] * CODES
+        for code in self.board:
+            self.counts[code] += 1
+        self.overrides = [0] * 9
+        self.bombs = [0] * 9
+        self.disqualified = [0] * 9
+        if state is not None:
+            for p in range(1, n + 1):
+                self.overrides[p] = state.overrides[p - 1] & 255
+                self.bombs[p] = state.bombs[p - 1] & 255
+                self.disqualified[p] = 1 if p in state.disqualified else 0
+            self.in_game = n - sum(self.disqualified)
+            self.phase = PHASE_NAMES.index(state.phase)
+            self.to_move = state.to_move if state.to_move is not None else 0
+            if self.phase == OVER:
+                self.to_move = 0
+        else:
+            for p in range(1, n + 1):
+                self.overrides[p] = game_map.overrides & 255
+                self.bombs[p] = game_map.bombs & 255
+            self.in_game = n
+            self.phase = BUILD
+            self.to_move = 0
+            # RULES.md 4: player 1 first, else the next player who can move (after "player n").
+            self._finish_turn(n)
+        self.hash = self.compute_hash()
+
+    def _init_adjacency(self) -> None:
+        # adjacent[u]: how many of u's 8 steps land on a stone or expansion stone; only cells
+        # with adjacent > 0 can capture.  Kept up to date by phase-1 moves (the only ones that
+        # turn a free cell into a stone); unused in phase 2.  incoming lists, for each cell c,
+        # the cells with a step onto c (once per such step), in slices given by incoming_start.
+        cells = self.cells
+        nxt = self.nxt
+        board = self.board
+        lists: List[List[int]] = [[] for _ in range(cells)]
+        adjacent = [0] * cells
+        for u in range(cells):
+            for d in range(8):
+                k = nxt[u * 8 + d]
+                if k >= 0:
+                    c = k >> 3
+                    lists[c].append(u)
+                    if 1 <= board[c] <= EXPANSION:
+                        adjacent[u] += 1
+        self.adjacent = adjacent
+        # steps[steps_start[c]:steps_start[c + 1]]: the step-states of c's existing steps.
+        self.steps = [k for k in nxt if k >= 0]
+        self.steps_start = [0] * (cells + 1)
+        for c in range(cells):
+            self.steps_start[c + 1] = self.steps_start[c] + sum(
+                1 for d in range(8) if nxt[c * 8 + d] >= 0)
+        self.kind = kind_table()
+        self.incoming_start = [0] * (cells + 1)
+        self.incoming: List[int] = []
+        for c in range(cells):
+            self.incoming.extend(lists[c])
+            self.incoming_start[c + 1] = len(self.incoming)
+
+    @classmethod
+    def from_state(cls, state: GameState) -> "Engine":
+        """An engine holding `state`."""
+        return cls(state)
+
+    # -----------------------------------------------------------------------------------------
+    # Hashing
+    # -----------------------------------------------------------------------------------------
+
+    def compute_hash(self) -> int:
+        """The Zobrist hash of the position computed from scratch (the incremental `hash` must
+        always equal it)."""
+        z = self.zobrist
+        h = z.to_move[self.to_move] ^ z.phase[self.phase]
+        zc = z.cell
+        board = self.board
+        for c in range(self.cells):
+            h ^= zc[c * 16 + board[c]]
+        for p in range(1, self.players + 1):
+            h ^= z.overrides[p * 256 + self.overrides[p]] ^ z.bombs[p * 256 + self.bombs[p]]
+            if self.disqualified[p]:
+                h ^= z.disqualified[p]
+        return h
+
+    # -----------------------------------------------------------------------------------------
+    # Move generation (RULES.md 3 and 5)
+    # -----------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> List[int]:
+        """The legal moves of the player to move, sorted by (y, x, special); [] when over."""
+        phase = self.phase
+        moves: List[int] = []
+        board = self.board
+        if phase == BUILD:
+            p = self.to_move
+            nxt = self.nxt
+            kind = self.kind
+            steps = self.steps
+            start = self.steps_start
+            adjacent = self.adjacent
+            n = self.players
+            pk = p * 16
+            may_override = self.overrides[p] > 0
+            for t in range(self.cells):
+                v = board[t]
+                if adjacent[t] == 0:
+                    # Nothing to capture next to t: only the expansion rule can apply.
+                    if v == EXPANSION and may_override:
+                        moves.append(t * 32)
+                elif v == EMPTY:
+                    # The capture test of _captures, inlined for the common case.
+                    for i in range(start[t], start[t + 1]):
+                        k = steps[i]
+                        if kind[pk + board[k >> 3]] == COLLECT:
+                            k = nxt[k]
+                            r = STOP
+                            while k >= 0:
+                                r = kind[pk + board[k >> 3]]
+                                if r != COLLECT:
+                                    break
+                                k = nxt[k]
+                            if r == CLOSE:
+                                moves.append(t * 32)
+                                break
+                elif v >= CHOICE:
+                    if v != HOLE and _captures(board, nxt, kind, steps, start[t], start[t + 1],
+                                               pk):
+                        if v == CHOICE:
+                            for m in range(t * 32 + 1, t * 32 + n + 1):
+                                moves.append(m)
+                        elif v == BONUS:
+                            moves.append(t * 32 + BONUS_BOMB)
+                            moves.append(t * 32 + BONUS_OVERRIDE)
+                        else:
+                            moves.append(t * 32)
+                elif may_override:
+                    # A stone or an expansion stone: an override move (RULES.md 3).
+                    if v == EXPANSION:
+                        moves.append(t * 32)
+                    else:
+                        board[t] = HOLE
+                        if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                            moves.append(t * 32)
+                        board[t] = v
+        elif phase == BOMB:
+            for t in range(self.cells):
+                if board[t] != HOLE:
+                    moves.append(t * 32)
+        return moves
+
+    def count_moves(self) -> int:
+        """len(legal_moves()) without building the list (for bulk perft)."""
+        phase = self.phase
+        if phase == BOMB:
+            return self.cells - self.counts[HOLE]
+        if phase != BUILD:
+            return 0
+        board = self.board
+        p = self.to_move
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        n = self.players
+        pk = p * 16
+        may_override = self.overrides[p] > 0
+        total = 0
+        for t in range(self.cells):
+            v = board[t]
+            if adjacent[t] == 0:
+                if v == EXPANSION and may_override:
+                    total += 1
+            elif v == EMPTY:
+                # The capture test of _captures, inlined for the common case.
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            total += 1
+                            break
+            elif v >= CHOICE:
+                if v != HOLE and _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                    if v == CHOICE:
+                        total += n
+                    elif v == BONUS:
+                        total += 2
+                    else:
+                        total += 1
+            elif may_override:
+                if v == EXPANSION:
+                    total += 1
+                else:
+                    board[t] = HOLE
+                    if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                        total += 1
+                    board[t] = v
+        return total
+
+    def _has_build_move(self, p: int) -> bool:
+        board = self.board
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        pk = p * 16
+        may_override = self.overrides[p] > 0
+        for t in range(self.cells):
+            v = board[t]
+            if adjacent[t] == 0:
+                if v == EXPANSION and may_override:
+                    return True
+            elif v == EMPTY:
+                # The capture test of _captures, inlined for the common case.
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            return True
+            elif v >= CHOICE:
+                if v != HOLE and _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                    return True
+            elif may_override:
+                if v == EXPANSION:
+                    return True
+                board[t] = HOLE
+                found = _captures(board, nxt, kind, steps, start[t], start[t + 1], pk)
+                board[t] = v
+                if found:
+                    return True
+        return False
+
+    def has_any_move(self, player: int) -> bool:
+        """Whether `player` would have a legal move if asked now in this phase (RULES.md 4-5);
+        stops at the first one found."""
+        if self.phase == OVER or self.disqualified[player]:
+            return False
+        if self.phase == BOMB:
+            return self.bombs[player] > 0 and self.counts[HOLE] < self.cells
+        return self._has_build_move(player)
+
+    def is_legal(self, move: int) -> bool:
+        """Whether `move` (an encoded int) is legal for the player to move."""
+        t = move >> 5
+        s = move & 31
+        if move < 0 or t >= self.cells:
+            return False
+        v = self.board[t]
+        if self.phase == BOMB:
+            return v != HOLE
+        if self.phase != BUILD:
+            return False
+        p = self.to_move
+        if v == CHOICE:
+            if not 1 <= s <= self.players:
+                return False
+        elif v == BONUS:
+            if s != BONUS_BOMB and s != BONUS_OVERRIDE:
+                return False
+        elif s != 0:
+            return False
+        if v == HOLE:
+            return False
+        lo = self.steps_start[t]
+        hi = self.steps_start[t + 1]
+        if v == EMPTY or v >= CHOICE:
+            return _captures(self.board, self.nxt, self.kind, self.steps, lo, hi, p * 16)
+        if self.overrides[p] == 0:
+            return False
+        if v == EXPANSION:
+            return True
+        self.board[t] = HOLE
+        found = _captures(self.board, self.nxt, self.kind, self.steps, lo, hi, p * 16)
+        self.board[t] = v
+        return found
+
+    # -----------------------------------------------------------------------------------------
+    # Make (RULES.md 3 effect, 5 blast)
+    # -----------------------------------------------------------------------------------------
+
+    def make(self, move: int) -> None:
+        """Play a legal move (an encoded int) in place; `unmake()` takes it back.
+
+        The move is not checked: call it only with a move from `legal_moves()` (or one that
+        `is_legal` accepts).  In the bombing phase the special byte is ignored.
+        """
+        phase = self.phase
+        if phase == BUILD:
+            self._make_build(move)
+        elif phase == BOMB:
+            self._make_bomb(move)
+        else:
+            raise IllegalMoveError("game over", "no move is possible after the game ended")
+
+    def _make_build(self, move: int) -> None:
+        board = self.board
+        nxt = self.nxt
+        undo = self.undo
+        counts = self.counts
+        z = self.zobrist
+        zc = z.cell
+        runs = self._runs
+        p = self.to_move
+        t = move >> 5
+        s = move & 31
+        h = self.hash
+        kind = self.kind
+        steps = self.steps
+        lo = self.steps_start[t]
+        hi = self.steps_start[t + 1]
+        pk = p * 16
+        old = board[t]
+        # Pass 1: length of the captured run along each step, on the board before the move;
+        # the target reads as a hole meanwhile, since a line never closes through it.
+        for i in range(lo, hi):
+            n = 0
+            k = steps[i]
+            while k >= 0:
+                r = kind[pk + board[k >> 3]]
+                if r != COLLECT:
+                    if r == STOP:
+                        n = 0
+                    break
+                n += 1
+                k = nxt[k]
+            if k < 0:
+                n = 0
+            runs[i - lo] = n
+        board[t] = old
+        # Pass 2: flip the runs (a cell met twice is flipped once).
+        flipped = 0
+        for i in range(lo, hi):
+            n = runs[i - lo]
+            if n:
+                k = steps[i]
+                while n:
+                    c = k >> 3
+                    v = board[c]
+                    if v != p:
+                        undo.append(c * 16 + v)
+                        board[c] = p
+                        counts[v] -= 1
+                        h ^= zc[c * 16 + v] ^ zc[c * 16 + p]
+                        flipped += 1
+                    k = nxt[k]
+                    n -= 1
+        counts[p] += flipped
+        if old == EMPTY or old >= CHOICE:
+            adjacent = self.adjacent
+            incoming = self.incoming
+            for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
+                adjacent[incoming[i]] += 1
+        undo.append(t * 16 + old)
+        board[t] = p
+        counts[old] -= 1
+        counts[p] += 1
+        h ^= zc[t * 16 + old] ^ zc[t * 16 + p]
+        overrides = self.overrides
+        bombs = self.bombs
+        old_overrides = overrides[p]
+        old_bombs = bombs[p]
+        if 1 <= old <= EXPANSION:
+            # An override move costs one override stone.
+            overrides[p] = old_overrides - 1
+            h ^= z.overrides[p * 256 + old_overrides] ^ z.overrides[p * 256 + old_overrides - 1]
+        elif old == CHOICE:
+            if s != p:
+                h = self._swap(p, s, h)
+        elif old == INVERSION:
+            h = self._rotate(True, h)
+        elif old == BONUS:
+            if s == BONUS_BOMB:
+                bombs[p] = (old_bombs + 1) & 255
+                h ^= z.bombs[p * 256 + old_bombs] ^ z.bombs[p * 256 + bombs[p]]
+            else:
+                overrides[p] = (old_overrides + 1) & 255
+                h ^= z.overrides[p * 256 + old_overrides] ^ z.overrides[p * 256 + overrides[p]]
+        undo.append(flipped + 1)
+        undo.append(old_overrides)
+        undo.append(old_bombs)
+        undo.append(self.hash)
+        undo.append(p * 4 + BUILD)
+        undo.append(move)
+        undo.append(_FRAME_BUILD)
+        self.hash = h
+        self._finish_turn(p)
+
+    def _swap(self, p: int, q: int, h: int) -> int:
+        """Swap the stones of p and q on the whole board; return the updated hash."""
+        board = self.board
+        zc = self.zobrist.cell
+        for c in range(self.cells):
+            v = board[c]
+            if v == p:
+                board[c] = q
+                h ^= zc[c * 16 + p] ^ zc[c * 16 + q]
+            elif v == q:
+                board[c] = p
+                h ^= zc[c * 16 + q] ^ zc[c * 16 + p]
+        counts = self.counts
+        counts[p], counts[q] = counts[q], counts[p]
+        return h
+
+    def _rotate(self, forward: bool, h: int) -> int:
+        """Inversion: stone k becomes (k mod n) + 1 (backward: the reverse); return the hash."""
+        board = self.board
+        zc = self.zobrist.cell
+        n = self.players
+        for c in range(self.cells):
+            v = board[c]
+            if 1 <= v <= n:
+                if forward:
+                    w = v + 1 if v < n else 1
+                else:
+                    w = v - 1 if v > 1 else n
+                board[c] = w
+                h ^= zc[c * 16 + v] ^ zc[c * 16 + w]
+        counts = self.counts
+        if forward:
+            last = counts[n]
+            for k in range(n, 1, -1):
+                counts[k] = counts[k - 1]
+            counts[1] = last
+        else:
+            first = counts[1]
+            for k in range(1, n):
+                counts[k] = counts[k + 1]
+            counts[n] = first
+        return h
+
+    def _make_bomb(self, move: int) -> None:
+        board = self.board
+        nxt = self.nxt
+        undo = self.undo
+        counts = self.counts
+        z = self.zobrist
+        zc = z.cell
+        p = self.to_move
+        t = move >> 5
+        mark = self._mark
+        queue = self._queue
+        stamp = self._stamp + 1
+        self._stamp = stamp
+        # Breadth-first blast on the board before this bomb; a step never enters a hole.
+        mark[t] = stamp
+        queue[0] = t
+        head = 0
+        tail = 1
+        for _ in range(self.strength):
+            if head == tail:
+                break
+            layer_end = tail
+            while head < layer_end:
+                base = queue[head] * 8
+                head += 1
+                for d in range(8):
+                    k = nxt[base + d]
+                    if k >= 0:
+                        c = k >> 3
+                        if mark[c] != stamp and board[c] != HOLE:
+                            mark[c] = stamp
+                            queue[tail] = c
+                            tail += 1
+        h = self.hash
+        for i in range(tail):
+            c = queue[i]
+            v = board[c]
+            undo.append(c * 16 + v)
+            board[c] = HOLE
+            counts[v] -= 1
+            h ^= zc[c * 16 + v] ^ zc[c * 16 + HOLE]
+        counts[HOLE] += tail
+        bombs = self.bombs
+        old_bombs = bombs[p]
+        bombs[p] = old_bombs - 1
+        h ^= z.bombs[p * 256 + old_bombs] ^ z.bombs[p * 256 + old_bombs - 1]
+        undo.append(tail)
+        undo.append(self.hash)
+        undo.append(p * 4 + BOMB)
+        undo.append(_FRAME_BOMB)
+        self.hash = h
+        self._finish_turn(p)
+
+    # -----------------------------------------------------------------------------------------
+    # Unmake
+    # -----------------------------------------------------------------------------------------
+
+    def unmake(self) -> None:
+        """Take back the last `make` or `disqualify`."""
+        undo = self.undo
+        if not undo:
+            raise IndexError("unmake: nothing to take back")
+        kind = undo.pop()
+        board = self.board
+        counts = self.counts
+        if kind == _FRAME_BUILD:
+            move = undo.pop()
+            turn = undo.pop()
+            old_hash = undo.pop()
+            old_bombs = undo.pop()
+            old_overrides = undo.pop()
+            changed = undo.pop()
+            p = turn >> 2
+            old = undo[-1] & 15
+            if old == CHOICE:
+                s = move & 31
+                if s != p:
+                    self._swap(p, s, 0)
+            elif old == INVERSION:
+                self._rotate(False, 0)
+            if old == EMPTY or old >= CHOICE:
+                t = move >> 5
+                adjacent = self.adjacent
+                incoming = self.incoming
+                for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
+                    adjacent[incoming[i]] -= 1
+            self.overrides[p] = old_overrides
+            self.bombs[p] = old_bombs
+            for _ in range(changed):
+                e = undo.pop()
+                c = e >> 4
+                v = e & 15
+                counts[board[c]] -= 1
+                counts[v] += 1
+                board[c] = v
+            self.hash = old_hash
+            self.to_move = p
+            self.phase = BUILD
+        elif kind == _FRAME_BOMB:
+            turn = undo.pop()
+            old_hash = undo.pop()
+            changed = undo.pop()
+            p = turn >> 2
+            for _ in range(changed):
+                e = undo.pop()
+                c = e >> 4
+                v = e & 15
+                board[c] = v
+                counts[v] += 1
+            counts[HOLE] -= changed
+            self.bombs[p] += 1
+            self.hash = old_hash
+            self.to_move = p
+            self.phase = BOMB
+        else:
+            turn = undo.pop()
+            old_hash = undo.pop()
+            was_disqualified = undo.pop()
+            player = undo.pop()
+            if not was_disqualified:
+                self.disqualified[player] = 0
+                self.in_game += 1
+            self.hash = old_hash
+            self.to_move = turn >> 2
+            self.phase = turn & 3
+
+    # -----------------------------------------------------------------------------------------
+    # Turn order (RULES.md 4, 5, 6)
+    # -----------------------------------------------------------------------------------------
+
+    def _set_turn(self, player: int, phase: int) -> None:
+        z = self.zobrist
+        self.hash ^= (z.to_move[self.to_move] ^ z.to_move[player]
+                      ^ z.phase[self.phase] ^ z.phase[phase])
+        self.to_move = player
+        self.phase = phase
+
+    def _next_bomber(self, after: int) -> int:
+        """The first player after `after` (cyclically, `after` last) still in the game with a
+        bomb, or 0 (RULES.md 5)."""
+        n = self.players
+        disqualified = self.disqualified
+        bombs = self.bombs
+        q = after
+        for _ in range(n):
+            q = q + 1 if q < n else 1
+            if not disqualified[q] and bombs[q] > 0:
+                return q
+        return 0
+
+    def _finish_turn(self, after: int) -> None:
+        """Set who moves next and in which phase, after a turn of player `after`."""
+        if self.in_game <= 1:
+            self._set_turn(0, OVER)
+            return
+        n = self.players
+        if self.phase == BUILD:
+            disqualified = self.disqualified
+            q = after
+            for _ in range(n):
+                q = q + 1 if q < n else 1
+                if not disqualified[q] and self._has_build_move(q):
+                    self._set_turn(q, BUILD)
+                    return
+            # RULES.md 4: nobody can move; phase 2 if anyone still in the game has a bomb.
+        if self.counts[HOLE] < self.cells:
+            q = self._next_bomber(after)
+            if q:
+                self._set_turn(q, BOMB)
+                return
+        self._set_turn(0, OVER)
+
+    def disqualify(self, player: int) -> None:
+        """Take `player` out of the game (RULES.md 6); `unmake()` takes this back too.
+
+        As in the rules: the turn passes on when `player` was the one asked, the game ends when
+        one player is left, and disqualifying after the game ended only records it.
+        """
+        if not 1 <= player <= self.players:
+            raise ValueError("no player %d in a %d-player game" % (player, self.players))
+        undo = self.undo
+        undo.append(player)
+        undo.append(self.disqualified[player])
+        undo.append(self.hash)
+        undo.append(self.to_move * 4 + self.phase)
+        undo.append(_FRAME_DISQUALIFY)
+        if self.disqualified[player]:
+            return
+        self.disqualified[player] = 1
+        self.in_game -= 1
+        self.hash ^= self.zobrist.disqualified[player]
+        if self.phase == OVER:
+            return
+        if self.in_game <= 1:
+            self._set_turn(0, OVER)
+        elif player == self.to_move:
+            self._finish_turn(player)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase == OVER
+
+    # -----------------------------------------------------------------------------------------
+    # Conversions
+    # -----------------------------------------------------------------------------------------
+
+    def encode_move(self, move: Move) -> int:
+        """The engine's int for a `Move` (x, y, special); raises IllegalMoveError when the
+        target is off the board or the special byte does not fit."""
+        if not (0 <= move.x < self.width and 0 <= move.y < self.height):
+            raise IllegalMoveError("off board", "(%d, %d) is not on the %dx%d board"
+                                   % (move.x, move.y, self.width, self.height))
+        if not 0 <= move.special < MOVE_SPECIAL_SLOTS:
+            raise IllegalMoveError("special byte", "%d is not a special byte the rules use"
+                                   % move.special)
+        return (move.y * self.width + move.x) * MOVE_SPECIAL_SLOTS + move.special
+
+    def decode_move(self, move: int) -> Move:
+        """The `Move` for an engine int."""
+        cell = move >> 5
+        return Move(cell % self.width, cell // self.width, move & 31)
+
+    def to_state(self) -> GameState:
+        """The position as an immutable `GameState`."""
+        n = self.players
+        to_move: Optional[int] = self.to_move if self.phase != OVER else None
+        return GameState(
+            map=self.map,
+            board=tuple(CODE_TO_CHAR[v] for v in self.board),
+            overrides=tuple(self.overrides[1:n + 1]),
+            bombs=tuple(self.bombs[1:n + 1]),
+            disqualified=frozenset(p for p in range(1, n + 1) if self.disqualified[p]),
+            phase=PHASE_NAMES[self.phase],
+            to_move=to_move,
+        )
+
+    def scores(self) -> List[int]:
+        """Stones per player: index 0 is player 1 (disqualified players included)."""
+        return self.counts[1:self.players + 1]
+
+    # -----------------------------------------------------------------------------------------
+    # Perft
+    # -----------------------------------------------------------------------------------------
+
+    def perft(self, depth: int, bulk: bool = True) -> int:
+        """The number of leaves of the game tree `depth` plies deep.
+
+        One ply is one legal move (each special variant of a target is its own move); skipped
+        players and the change to the bombing phase take no ply; a position where the game is
+        over is one leaf whatever depth remains.  With `bulk`, the last ply is counted
+        (`count_moves`) instead of played.
+        """
+        # An explicit stack instead of recursion: the PyPy JIT unrolls recursive calls into
+        # traces that grow too long, which made a recursive perft several times slower.
+        if depth <= 0 or self.phase == OVER:
+            return 1
+        if bulk and depth == 1:
+            return self.count_moves()
+        move_lists = [self.legal_moves()]
+        positions = [0]
+        total = 0
+        while move_lists:
+            level = len(move_lists)
+            moves = move_lists[-1]
+            i = positions[-1]
+            if i == len(moves):
+                move_lists.pop()
+                positions.pop()
+                if move_lists:
+                    self.unmake()
+                continue
+            positions[-1] = i + 1
+            self.make(moves[i])
+            remaining = depth - level
+            if remaining == 0 or self.phase == OVER:
+                total += 1
+                self.unmake()
+            elif bulk and remaining == 1:
+                total += self.count_moves()
+                self.unmake()
+            else:
+                move_lists.append(self.legal_moves())
+                positions.append(0)
+        return total

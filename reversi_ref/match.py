@@ -1,0 +1,398 @@
+"""The referee's logic without sockets, and `reversi-ref play`: local matches in one process.
+
+`Game` keeps the books of one game for any referee: it asks the rules whose turn it is, takes
+each answer (or its absence), disqualifies with the rule broken, says which messages everybody
+must be told (RULES.md 8: 6, 7, 8, 9, in the server's order), prints the boards and builds the
+JSON trace.  `run_match` drives a `Game` with in-process players; the network referee in
+`reversi_ref.referee` drives the same `Game` with clients over TCP.
+
+The trace (`Game.trace`) mirrors the official-server traces of the golden suite
+(`../shared/traces/README.md`) so that one replayer reads both; see `reversi_ref.referee` for
+the field list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
+
+from . import players as player_registry
+from .errors import IllegalMoveError, MapError
+from .geometry import Cell
+from .mapfile import decode_map_bytes, read_map
+from .protocol import (Disqualification, EndOfGame, EndOfPhase1, Message,
+                       MoveAnnouncement)
+from .rules import disqualify, initial_state, legal_moves, play, ranking, scores
+from .state import BOMB, BUILD, OVER, GameState, Move
+
+TRACE_FORMAT = "reversi-ref-trace-1"
+DEFAULT_MAP_NAME = "default.map"
+
+# --------------------------------------------------------------------------- text output
+
+
+def board_lines(state: GameState, marks: Optional[Set[Cell]] = None) -> List[str]:
+    """The board as text with x coordinates above and y on the left; a `*` follows each cell
+    in `marks` (the next player's legal positions)."""
+    marks = marks or set()
+    width, height = state.width, state.height
+    label = len(str(max(height - 1, 0)))
+    pad = " " * (label + 2)
+    lines: List[str] = []
+    if width > 10:
+        lines.append(pad + "".join(
+            (str(x // 10) if x >= 10 else " ") + " " for x in range(width)).rstrip())
+    lines.append(pad + "".join(str(x % 10) + " " for x in range(width)).rstrip())
+    for y in range(height):
+        cells = "".join(state.cell(x, y) + ("*" if (x, y) in marks else " ")
+                        for x in range(width))
+        lines.append("%*d  %s" % (label, y, cells.rstrip()))
+    return lines
+
+
+def compact_rows(state: GameState) -> List[str]:
+    """The board as the traces write it: one string per row, one character per cell."""
+    w = state.width
+    return ["".join(state.board[y * w:(y + 1) * w]) for y in range(state.height)]
+
+
+def valid_positions(state: GameState) -> List[Cell]:
+    """RULES.md 8: the positions the server marks as legal for the player to move (phase 1
+    only), in the server's order: by x, then y."""
+    if state.phase != BUILD or state.to_move is None:
+        return []
+    return sorted({(m.x, m.y) for m in legal_moves(state)})
+
+
+def score_table(state: GameState) -> Dict[str, Any]:
+    """Each player's stone count, or "disqualified" (RULES.md 7), keyed by the player as text."""
+    counts = scores(state)
+    return {str(p): ("disqualified" if p in state.disqualified else counts[p])
+            for p in range(1, state.players + 1)}
+
+
+# --------------------------------------------------------------------------- the referee's books
+
+
+class Game:
+    """The books of one game: whose turn it is, the answers, the disqualifications, the trace.
+
+    Each of `start`, `answer` and `fail` returns the messages every client must be told, in
+    order (announcement, disqualification, end of phase 1, end of game).
+    """
+
+    def __init__(self, state: GameState, map_text: str, groups: Optional[Dict[int, int]] = None,
+                 out: Optional[TextIO] = None, quiet: bool = False,
+                 meta: Optional[Dict[str, Any]] = None) -> None:
+        self.state = state
+        self.out = out
+        self.quiet = quiet
+        self.reasons: Dict[int, str] = {}
+        self.trace: Dict[str, Any] = {
+            "format": TRACE_FORMAT,
+            "map_text": map_text,
+            "players": state.players,
+            "groups": {str(p): g for p, g in sorted((groups or {}).items())},
+            "initial": {"board": compact_rows(state), "valid": []},
+            "moves": [],
+            "disqualifications": [],
+            "phase1_end": None,
+            "final": None,
+            "meta": dict(meta or {}),
+        }
+
+    # -- output
+
+    def say(self, line: str = "", always: bool = False) -> None:
+        """Print `line` unless quiet (or `always`)."""
+        if self.out is not None and (always or not self.quiet):
+            print(line, file=self.out)
+            self.out.flush()
+
+    def show_board(self, marks: Sequence[Cell]) -> None:
+        """Print the board with `marks` (unless quiet)."""
+        if self.out is not None and not self.quiet:
+            for line in board_lines(self.state, set(marks)):
+                print(line, file=self.out)
+
+    # -- queries
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.phase == OVER
+
+    @property
+    def to_move(self) -> Optional[int]:
+        """The player asked next, or None when the game is over."""
+        return self.state.to_move
+
+    @property
+    def move_count(self) -> int:
+        """How many move requests have been recorded."""
+        return len(self.trace["moves"])
+
+    # -- transitions
+
+    def start(self) -> List[Message]:
+        """Begin the game: print the start, and say 8 (and 9) when nobody can build at all."""
+        valid = valid_positions(self.state)
+        self.trace["initial"]["valid"] = [list(c) for c in valid]
+        self.say("%d players, %dx%d board; player %s starts"
+                 % (self.state.players, self.state.width, self.state.height,
+                    self.state.to_move if self.state.to_move is not None else "none"))
+        self.show_board(valid)
+        # RULES.md 4: nobody can build at the start: with bombs phase 2 starts at once (8 is
+        # sent before any request); without bombs the game is over before it starts.
+        if self.state.phase == BOMB:
+            return self._phase_change(BUILD, None)
+        if self.is_over:
+            self.say("Map is final, no moves at all possible.", always=True)
+            self._finish(None)
+            return [EndOfGame()]
+        return []
+
+    def answer(self, move: Move, time_left_ms: int = 0, depth: int = 0,
+               time_used_ms: Optional[float] = None) -> List[Message]:
+        """The player to move answered `move`: play it, or disqualify it naming the rule."""
+        player = self.mover()
+        try:
+            after = play(self.state, move)
+        except IllegalMoveError as error:
+            return self.fail(error.rule + (" (%s)" % error.detail if error.detail else ""),
+                             time_left_ms, depth, time_used_ms, move)
+        entry = self._entry(player, move, time_left_ms, depth, time_used_ms)
+        before_phase = self.state.phase
+        self.state = after
+        valid = valid_positions(after)
+        entry["board_after"] = compact_rows(after)
+        entry["valid_next"] = [list(c) for c in valid]
+        self.trace["moves"].append(entry)
+        used = "" if time_used_ms is None else " in %d ms" % round(time_used_ms)
+        special = " special %d" % move.special if move.special else ""
+        self.say("move %d: player %d plays (%d, %d)%s%s"
+                 % (entry["move"], player, move.x, move.y, special, used))
+        self.show_board(valid)
+        messages: List[Message] = [MoveAnnouncement(move.x, move.y, move.special, player)]
+        return messages + self._phase_change(before_phase, entry["move"])
+
+    def fail(self, reason: str, time_left_ms: int = 0, depth: int = 0,
+             time_used_ms: Optional[float] = None,
+             move: Optional[Move] = None) -> List[Message]:
+        """The player to move gave no valid answer (`reason`): it is disqualified (RULES.md 6)."""
+        player = self.mover()
+        entry = self._entry(player, move, time_left_ms, depth, time_used_ms)
+        entry["rejected"] = True
+        entry["reason"] = reason
+        before_phase = self.state.phase
+        self.state = disqualify(self.state, player)
+        valid = valid_positions(self.state)
+        entry["board_after"] = compact_rows(self.state)
+        entry["valid_next"] = [list(c) for c in valid]
+        self.trace["moves"].append(entry)
+        self.trace["disqualifications"].append(
+            {"player": player, "reason": reason, "after_move": entry["move"]})
+        self.reasons[player] = reason
+        self.say("move %d: player %d disqualified: %s" % (entry["move"], player, reason),
+                 always=True)
+        messages: List[Message] = [Disqualification(player)]
+        if len(self.state.active_players()) == 1:
+            # RULES.md 6: a sole remaining player ends the game: 7 then 9, no 8.
+            self.say("sole remaining player is winner: player %d"
+                     % self.state.active_players()[0], always=True)
+            self._finish(entry["move"])
+            return messages + [EndOfGame()]
+        if not self.is_over:
+            self.show_board(valid)
+        return messages + self._phase_change(before_phase, entry["move"])
+
+    # -- helpers
+
+    def mover(self) -> int:
+        """The player asked now (RuntimeError once the game is over)."""
+        if self.state.to_move is None:
+            raise RuntimeError("the game is over; nobody is asked")
+        return self.state.to_move
+
+    def _entry(self, player: int, move: Optional[Move], time_left_ms: int, depth: int,
+               time_used_ms: Optional[float]) -> Dict[str, Any]:
+        entry: Dict[str, Any] = {
+            "move": self.move_count,
+            "player": player,
+            "phase": 1 if self.state.phase == BUILD else 2,
+            "status": {"overrides": self.state.overrides[player - 1],
+                       "bombs": self.state.bombs[player - 1]},
+            "request": {"depth": depth, "time_left_ms": time_left_ms},
+            "x": None if move is None else move.x,
+            "y": None if move is None else move.y,
+            "special": None if move is None else move.special,
+        }
+        if time_used_ms is not None:
+            entry["time_used_ms"] = round(time_used_ms, 1)
+        return entry
+
+    def _phase_change(self, before: str, last_move: Optional[int]) -> List[Message]:
+        """RULES.md 4: 8 when phase 1 has just ended (always), 9 when the game has ended."""
+        messages: List[Message] = []
+        if before == BUILD and self.state.phase != BUILD:
+            table = score_table(self.state)
+            self.trace["phase1_end"] = {"after_move": last_move, "scores": table}
+            self.say("end of phase 1; %s" % format_scores(table), always=True)
+            messages.append(EndOfPhase1())
+            if self.state.phase == BOMB:
+                self.say("phase 2: player %s bombs first" % self.state.to_move)
+        if self.is_over:
+            self._finish(last_move)
+            messages.append(EndOfGame())
+        return messages
+
+    def _finish(self, last_move: Optional[int]) -> None:
+        table = score_table(self.state)
+        standings = ranking(self.state)
+        self.trace["final"] = {
+            "after_move": last_move,
+            "scores": table,
+            "ranking": [{"rank": s.rank, "player": s.player, "score": s.score}
+                        for s in standings],
+        }
+        self.say("end of game; %s" % format_scores(table), always=True)
+        self.say("final ranking:", always=True)
+        for line in ranking_lines(self.state):
+            self.say(line, always=True)
+
+    def write_trace(self, path: str) -> None:
+        """Write the JSON trace to `path`."""
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(self.trace, handle, indent=1)
+            handle.write("\n")
+
+
+def format_scores(table: Dict[str, Any]) -> str:
+    """Scores as one line: "player 1: 12, player 2: disqualified"."""
+    return ", ".join("player %s: %s" % item for item in table.items())
+
+
+def ranking_lines(state: GameState) -> List[str]:
+    """RULES.md 7: the final ranking, one line per player still in the game."""
+    lines = ["%d. player %d: %d stones" % (s.rank, s.player, s.score) for s in ranking(state)]
+    for player in sorted(state.disqualified):
+        lines.append("-  player %d: disqualified" % player)
+    return lines
+
+
+# --------------------------------------------------------------------------- local matches
+
+
+def _as_move(value: object) -> Optional[Move]:
+    """`value` as a Move if it is one (or a tuple of 2 or 3 ints), else None."""
+    if isinstance(value, tuple) and len(value) in (2, 3) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return Move(*value)
+    return None
+
+
+def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1) -> Game:
+    """Play `game` to the end with in-process players; a player that raises or returns an
+    illegal move is disqualified and the game goes on."""
+    for seat in seats.values():
+        seat.prepare(game.state)
+    game.start()
+    while not game.is_over:
+        player = game.mover()
+        try:
+            choice: object = seats[player].choose(game.state, 0, depth)
+        except Exception as error:  # any failure of a player is its disqualification
+            game.fail("player raised %s: %s" % (type(error).__name__, error), 0, depth)
+            continue
+        move = _as_move(choice)
+        if move is None:
+            game.fail("player returned %r, not a move" % (choice,), 0, depth)
+        else:
+            game.answer(move, 0, depth)
+    return game
+
+
+def default_map_path() -> Path:
+    """The bundled default map: maps/default.map beside the package (a source checkout), else
+    in the current directory."""
+    beside = Path(__file__).resolve().parent.parent / "maps" / DEFAULT_MAP_NAME
+    here = Path("maps") / DEFAULT_MAP_NAME
+    return here if not beside.is_file() and here.is_file() else beside
+
+
+def load_map(path: Path) -> Tuple[bytes, GameState]:
+    """The bytes of the map file at `path` and its initial state; MapError names the file."""
+    data = path.read_bytes()
+    try:
+        state = initial_state(read_map(decode_map_bytes(data)))
+    except MapError as error:
+        raise error.with_source(str(path)) from None
+    return data, state
+
+
+def seat_players(names: Sequence[str], count: int, seed: int) -> Dict[int, player_registry.Player]:
+    """Players for seats 1..count, cycling `names`; seat p gets seed `seed * 100 + p`."""
+    return {p: player_registry.get(names[(p - 1) % len(names)], seed * 100 + p)
+            for p in range(1, count + 1)}
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """`reversi-ref play`: a whole local game between built-in players."""
+    out: TextIO = sys.stdout
+    if args.map is None:
+        path = default_map_path()
+        if not path.is_file():
+            print("reversi-ref play: no default map: %s does not exist; give a map file"
+                  % path, file=sys.stderr)
+            return 1
+    else:
+        path = Path(args.map)
+    try:
+        data, state = load_map(path)
+    except MapError as error:
+        print("reversi-ref play: %s" % error, file=sys.stderr)
+        return 1
+    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    if not names:
+        print("reversi-ref play: --players names no player", file=sys.stderr)
+        return 1
+    try:
+        seats = seat_players(names, state.players, args.seed)
+    except ValueError as error:
+        print("reversi-ref play: %s" % error, file=sys.stderr)
+        return 1
+    game = Game(state, decode_map_bytes(data), {p: 0 for p in seats}, out, args.quiet,
+                meta={"map": str(path), "seed": args.seed, "depth": args.depth,
+                      "players": {str(p): seats[p].name for p in seats}})
+    game.say("map %s; %s; seed %d" % (path, ", ".join(
+        "player %d: %s" % (p, seats[p].name) for p in sorted(seats)), args.seed))
+    run_match(game, seats, args.depth)
+    if args.trace:
+        game.write_trace(args.trace)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `play` subcommand."""
+    parser = subparsers.add_parser(
+        "play", help="play a local game between built-in players",
+        description="Play a whole game in this process between built-in players, printing "
+                    "each board and the final ranking.")
+    parser.add_argument("map", nargs="?", metavar="MAP",
+                        help="map file (default: maps/%s)" % DEFAULT_MAP_NAME)
+    parser.add_argument("--players", default="greedy,random",
+                        help="comma-separated player names, cycled over the map's seats "
+                             "(known: %s; default: greedy,random)"
+                             % ", ".join(player_registry.names()))
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed for the random players (default 1)")
+    parser.add_argument("--depth", type=int, default=1,
+                        help="depth limit passed to the players (default 1)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="do not print the moves and boards, only disqualifications, "
+                             "scores and the final ranking")
+    parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
+    parser.set_defaults(func=run_play)

@@ -1,0 +1,56 @@
+"""Built-in players and the registry that names them.
+
+`get(name, seed)` builds a player by name; `register(name, factory)` adds one (a search player
+registers itself the same way).  Every factory takes the seed, so a game between seeded
+players can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Dict, List
+
+from .base import Player, SearchInfo
+from .greedy import GreedyPlayer
+from .random_player import RandomPlayer
+
+PlayerFactory = Callable[[int], Player]
+
+_REGISTRY: Dict[str, PlayerFactory] = {}
+
+
+def register(name: str, factory: PlayerFactory) -> None:
+    """Make `get(name, seed)` call `factory(seed)`."""
+    _REGISTRY[name] = factory
+
+
+def names() -> List[str]:
+    """The names `get` accepts, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get(name: str, seed: int = 0) -> Player:
+    """A new player of kind `name`, seeded with `seed` (ValueError naming the known ones)."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError("unknown player %r (known: %s)" % (name, ", ".join(names())))
+    return factory(seed)
+
+
+register("greedy", lambda seed: GreedyPlayer())
+register("random", lambda seed: RandomPlayer(random.Random(seed)))
+
+
+def _register_search_players() -> None:
+    # The search players live beside the built-in ones but import the search machinery.
+    from .mcts import mcts_player
+    from .search import brs_player, search_player
+    register("search", search_player)
+    register("brs", brs_player)
+    register("mcts", mcts_player)
+
+
+_register_search_players()
+
+__all__ = ["GreedyPlayer", "Player", "PlayerFactory", "RandomPlayer", "SearchInfo", "get",
+           "names", "register"]

@@ -1,0 +1,112 @@
+"""`search` (paranoid alpha-beta) and `brs` (best-reply search): the competitive players.
+
+Each move: load the position into the fast engine, plan the time from the request's bank
+(`reversi_ref.search.timing`), then run iterative deepening until the soft deadline (no new
+iteration) or the hard one (stop inside the iteration); in the bombing phase, try every target
+(`reversi_ref.search.bombing`).  Without a time limit (`time_ms` 0) the search goes exactly
+`depth` plies deep.
+
+`time_ms` is read as the whole time bank of the move request (RULES.md 8): the players set
+`manages_bank`, which tells the client and the tournament to pass the bank unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Optional
+
+from ..engine import BOMB, BUILD
+from ..errors import IllegalMoveError
+from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
+from ..search.bombing import choose_bomb
+from ..search.config import DEFAULT_CONFIG, EvalConfig
+from ..search.context import GameContext
+from ..search.evaluate import Evaluator, is_decisive
+from ..state import GameState, Move
+from .base import Player, SearchInfo
+
+Clock = Callable[[], float]
+# Depth cap when searching against the clock.
+MAX_DEPTH = 64
+
+
+class SearchPlayer(Player):
+    """Alpha-beta for several players, paranoid or best-reply; deterministic given the same
+    time use (ties go to the first move in search order)."""
+
+    manages_bank = True
+
+    def __init__(self, mode: str = PARANOID, rng: Optional[random.Random] = None,
+                 config: EvalConfig = DEFAULT_CONFIG, clock: Clock = time.monotonic) -> None:
+        super().__init__()
+        self.mode = mode
+        self.name = "search" if mode == PARANOID else mode
+        self.rng = rng if rng is not None else random.Random(0)
+        self.config = config
+        self.clock = clock
+        self.context = GameContext(config, clock)
+        self.searcher: Optional[Searcher] = None
+        self.last_value = 0
+
+    def prepare(self, state: GameState) -> None:
+        """Set up the engine and map analysis before the first move request."""
+        self.context.prepare(state.map)
+
+    def _searcher(self, evaluator: Evaluator) -> Searcher:
+        searcher = self.searcher
+        if searcher is None or searcher.evaluator is not evaluator:
+            searcher = Searcher(evaluator.engine, evaluator, self.config, self.mode, self.clock)
+            self.searcher = searcher
+        return searcher
+
+    def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
+        """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit, search
+        `depth` plies)."""
+        context = self.context
+        if context.map is not state.map and context.map != state.map:
+            context.prepare(state.map)
+        start = context.start_move(time_ms)
+        player = state.to_move
+        if player is None:
+            raise IllegalMoveError("game over", "nobody is to move")
+        evaluator = context.load(state)
+        engine = evaluator.engine
+        deadlines = context.deadlines(start, time_ms, engine, player)
+        max_depth = MAX_DEPTH if time_ms > 0 else max(1, depth)
+        if engine.phase == BOMB:
+            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock)
+            self.info = SearchInfo(depth=1, nodes=choice.nodes)
+            self.last_value = choice.value
+            return engine.decode_move(choice.move)
+        if engine.phase != BUILD or engine.to_move != player:
+            raise IllegalMoveError("not to move", "player %d cannot move now" % player)
+        searcher = self._searcher(evaluator)
+        searcher.reset(player)
+        searcher.deadline = deadlines.hard
+        moves = searcher.root_moves()
+        if not moves:
+            raise IllegalMoveError("no legal move", "player %d has none" % player)
+        best = moves[0] & MOVE_MASK
+        reached = 0
+        value = 0
+        if len(moves) > 1 or time_ms <= 0:
+            for reached, best, value, _ in searcher.iterate(max_depth):
+                if is_decisive(value) or self.clock() >= deadlines.soft:
+                    break
+            if searcher.stopped and searcher.partial is not None:
+                best, value = searcher.partial
+        self.last_value = value
+        self.info = SearchInfo(depth=reached, nodes=searcher.nodes)
+        return engine.decode_move(best)
+
+
+def search_player(seed: int) -> Player:
+    """The `search` player (paranoid)."""
+    return SearchPlayer(PARANOID, random.Random(seed))
+
+
+def brs_player(seed: int) -> Player:
+    """The `brs` player (best-reply search)."""
+    return SearchPlayer(BRS, random.Random(seed))
+

@@ -1,0 +1,433 @@
+"""`reversi-ref serve`: a drop-in referee server speaking the official protocol (RULES.md 8).
+
+It listens (trying the next 8 ports when the port is busy; port 0 picks a free one), waits
+for the map's n clients, reads each one's group number (message 1) and sends it the map (2) and
+its player number (3), players numbered in order of connection.  Then it asks for moves (4) in
+the rules' turn order, with the time bank of RULES.md 8, validates each answer with the rules,
+announces it (6) to everybody, and disqualifies (7) on an illegal move, a message of the wrong
+type or length, a closed connection or an answer after the bank ran out, printing the rule
+broken.  8 ends phase 1 (always), 9 ends the game.  Every wait has a time limit: connecting
+(`-z`), the first message (10 s), each answer (the bank plus 100 ms, or `--wait` without a time
+limit) and each send (5 s).
+
+A connection whose first message is not a valid group number, or names a group above 99, is
+refused and its seat stays free for the next client (the official server aborts the whole game
+on a group above 99).  A client of group 99 (a human) gets no time limit (time field 0).
+
+Trace format (`--trace FILE`, JSON; the field names of the official-server traces in the golden
+suite, `../shared/traces/README.md`, so one replayer reads both):
+
+- `format`: "reversi-ref-trace-1"; `map_text`: the map as sent; `players`: n;
+  `groups`: {player: group number} (player numbers as strings, as in every table here).
+- `initial`: `board` (one string per row, one character per cell, no spaces) and `valid`
+  (the positions [x, y] legal for the first mover, sorted by x then y; empty in phase 2).
+- `moves`: one entry per move request, in order: `move` (its index), `player`, `phase`
+  (1 building, 2 bombing), `status` ({overrides, bombs} of the mover before the move),
+  `request` ({depth, time_left_ms}: the bank sent, 0 = no limit), `x`, `y`, `special` (null
+  when no well-formed move arrived), `time_used_ms`, `board_after`, `valid_next` (positions
+  legal for the next player asked, empty in phase 2), and `rejected: true` with `reason` when
+  the mover was disqualified instead (the board is then unchanged).
+- `disqualifications`: [{player, reason, after_move}] (`after_move`: the index of the move entry).
+- `phase1_end`: {after_move, scores}, `after_move` null when phase 1 ended before any move;
+  `phase1_end` itself is null when the game ended without it (a sole remaining player).
+- `final`: {after_move, scores, ranking} (`after_move` as above); `scores` maps each player to
+  its stone count or "disqualified"; `ranking` is [{rank, player, score}] (RULES.md 7).
+- `meta`: the server's settings: map path, time limit, depth, port, client addresses.
+
+Replaying: start from `parse_map(map_text)`; for each entry, `disqualify(state, player)` when
+`rejected`, else `play(state, Move(x, y, special))`; compare with `board_after`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional, TextIO, Union
+
+from .errors import MapError, ProtocolError
+from .match import Game, load_map
+from .mapfile import decode_map_bytes
+from .protocol import (GROUP, MOVE, Decoder, Group, MapText, Message, MoveAnswer, MoveRequest,
+                       PlayerNumber, describe, encode, message_type)
+from .rules import scores
+from .state import GameState, Move
+
+DEFAULT_PORT = 7777
+PORT_TRIES = 9               # the port asked for and the next 8
+HELLO_TIMEOUT = 10.0         # seconds to wait for message 1 after a client connects
+SEND_TIMEOUT = 5.0           # seconds a send may block before the connection counts as dead
+GRACE_MS = 100.0             # the server stops waiting this long after the bank ran out
+CLOSE_LINGER = 0.5           # seconds, in all, to let clients read the end before closing
+HUMAN_GROUP = 99             # RULES.md 8: group 99 marks a human, whose time is not limited
+MAX_GROUP = 99
+
+
+
+
+class Failure(NamedTuple):
+    """Why no message could be read: the connection closed, a timeout, or bad bytes."""
+
+    reason: str
+    timed_out: bool = False
+
+
+class Connection:
+    """One client's socket, with its own decoder and the messages it sent ahead of time."""
+
+    def __init__(self, sock: socket.socket, address: str) -> None:
+        self.sock = sock
+        self.address = address
+        self.decoder = Decoder()
+        self.queue: List[Message] = []
+        self.alive = True
+        self.group = 0
+
+    def send(self, message: Message) -> bool:
+        """Send `message`; on failure mark the connection dead and return False."""
+        if not self.alive:
+            return False
+        try:
+            self.sock.settimeout(SEND_TIMEOUT)
+            self.sock.sendall(encode(message))
+            return True
+        except OSError:
+            self.alive = False
+            return False
+
+    def receive(self, deadline: float) -> Union[Message, Failure]:
+        """The next message, or a Failure when none arrives before `deadline` (monotonic)."""
+        while not self.queue:
+            try:
+                # Bad bytes that came with an earlier message are reported now.
+                self.queue.extend(self.decoder.feed(b""))
+            except ProtocolError as error:
+                self.alive = False
+                return Failure("RULES.md 8: %s" % error)
+            if self.queue:
+                break
+            if not self.alive:
+                return Failure("RULES.md 6: the connection was closed")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Failure("timeout", timed_out=True)
+            try:
+                self.sock.settimeout(remaining)
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                return Failure("timeout", timed_out=True)
+            except OSError as error:
+                self.alive = False
+                return Failure("RULES.md 6: the connection was closed (%s)" % error)
+            try:
+                if not data:
+                    self.alive = False
+                    self.decoder.close()
+                    return Failure("RULES.md 6: the connection was closed")
+                self.queue.extend(self.decoder.feed(data))
+            except ProtocolError as error:
+                self.alive = False
+                return Failure("RULES.md 8: %s" % error)
+        return self.queue.pop(0)
+
+    def close(self, deadline: float = 0.0) -> None:
+        """Close; until `deadline` (monotonic) first read what the client still sends, so that
+        our last messages are not lost to a connection reset."""
+        try:
+            while self.alive and time.monotonic() < deadline:
+                self.sock.settimeout(max(0.001, deadline - time.monotonic()))
+                if not self.sock.recv(65536):
+                    break
+        except OSError:
+            pass
+        finally:
+            self.alive = False
+            self.sock.close()
+
+    def finish_sending(self) -> None:
+        """Tell the client we send nothing more (half-close)."""
+        if self.alive:
+            try:
+                self.sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                self.alive = False
+
+
+def bind_listener(host: str, port: int, out: Optional[TextIO] = None) -> socket.socket:
+    """A listening socket on `host`:`port`, or the next free of the following 8 ports (port 0:
+    any free port).  Raises OSError when none is free."""
+    last: Optional[OSError] = None
+    for candidate in ([0] if port == 0 else range(port, min(port + PORT_TRIES, 65536))):
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind((host, candidate))
+            listener.listen(16)
+            return listener
+        except OSError as error:
+            listener.close()
+            last = error
+            if out is not None:
+                print("port %d busy (%s), trying the next" % (candidate, error), file=out)
+    raise OSError("no free port in %d..%d: %s" % (port, port + PORT_TRIES - 1, last))
+
+
+class Referee:
+    """A whole networked game: listen, seat the clients, run the game, write the results."""
+
+    def __init__(self, map_bytes: bytes, state: GameState, map_name: str = "map",
+                 time_limit: int = 0, depth: int = 1, host: str = "127.0.0.1",
+                 port: int = DEFAULT_PORT, connect_timeout: float = 600.0,
+                 wait: float = 600.0, out: Optional[TextIO] = None, quiet: bool = False,
+                 trace_path: Optional[str] = None, result_path: Optional[str] = None,
+                 grace_ms: float = GRACE_MS) -> None:
+        self.map_bytes = map_bytes
+        self.map_name = map_name
+        self.time_limit = time_limit
+        self.depth = depth
+        self.host = host
+        self.requested_port = port
+        self.connect_timeout = connect_timeout
+        self.wait = wait
+        self.out = out
+        self.quiet = quiet
+        self.trace_path = trace_path
+        self.result_path = result_path
+        self.grace_ms = grace_ms
+        self.listener: Optional[socket.socket] = None
+        self.port = 0
+        self.connections: Dict[int, Connection] = {}
+        self.banks: Dict[int, float] = {}
+        self.game = Game(state, decode_map_bytes(map_bytes), out=out, quiet=quiet,
+                         meta={"map": map_name, "timelimit": time_limit or None,
+                               "depth": depth})
+
+    def say(self, line: str) -> None:
+        """Print a line of the server log."""
+        if self.out is not None:
+            print(line, file=self.out)
+            self.out.flush()
+
+    # -- seating
+
+    def listen(self) -> int:
+        """Open the listening socket; return the port and print "listening on HOST:PORT"."""
+        self.listener = bind_listener(self.host, self.requested_port, self.out)
+        self.port = self.listener.getsockname()[1]
+        self.game.trace["meta"]["port"] = self.port
+        self.say("listening on %s:%d" % (self.host, self.port))
+        return self.port
+
+    def seat_clients(self) -> bool:
+        """Accept clients until every seat is taken; False when `-z` ran out first."""
+        if self.listener is None:
+            self.listen()
+        listener = self.listener
+        if listener is None:
+            return False
+        n = self.game.state.players
+        deadline = time.monotonic() + self.connect_timeout
+        self.say("waiting for %d clients" % n)
+        while len(self.connections) < n:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            listener.settimeout(remaining)
+            try:
+                sock, address = listener.accept()
+            except socket.timeout:
+                return False
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connection = Connection(sock, "%s:%d" % address[:2])
+            group = self.read_group(connection)
+            if group is None:
+                connection.close()
+                continue
+            player = len(self.connections) + 1
+            connection.group = group
+            self.connections[player] = connection
+            connection.send(MapText(self.map_bytes))
+            connection.send(PlayerNumber(player))
+            self.say("player %d: group %d from %s" % (player, group, connection.address))
+        self.game.trace["groups"] = {str(p): c.group for p, c in self.connections.items()}
+        self.game.trace["meta"]["clients"] = {str(p): c.address
+                                              for p, c in self.connections.items()}
+        return True
+
+    def read_group(self, connection: Connection) -> Optional[int]:
+        """The group number of a new client, or None (and a printed reason) to refuse it."""
+        message = connection.receive(time.monotonic() + HELLO_TIMEOUT)
+        if isinstance(message, Group) and message.group <= MAX_GROUP:
+            return message.group
+        if isinstance(message, Group):
+            problem = "RULES.md 8: group number %d is above %d" % (message.group, MAX_GROUP)
+        elif isinstance(message, Failure):
+            problem = ("no group number within %g s" % HELLO_TIMEOUT if message.timed_out
+                       else message.reason)
+        else:
+            problem = ("RULES.md 8: the first message must be %s, got %s"
+                       % (describe(GROUP), describe(message_type(message))))
+        self.say("refused the connection from %s: %s" % (connection.address, problem))
+        return None
+
+    # -- the game
+
+    def is_timed(self, player: int) -> bool:
+        """Whether `player` plays against a time bank (a time limit, not a human)."""
+        return self.time_limit > 0 and self.connections[player].group != HUMAN_GROUP
+
+    def broadcast(self, messages: List[Message]) -> None:
+        """Send `messages` to every client still connected (disqualified ones included)."""
+        for message in messages:
+            for connection in self.connections.values():
+                connection.send(message)
+
+    def ask(self, player: int) -> None:
+        """One turn: request a move from `player` and judge the answer (RULES.md 6 and 8)."""
+        connection = self.connections[player]
+        timed = self.is_timed(player)
+        if timed:
+            # The bank starts at S*1000 ms; every later request adds S*1000 ms (no cap).
+            self.banks[player] = self.banks.get(player, 0.0) + self.time_limit * 1000.0
+        bank = self.banks.get(player, 0.0)
+        time_field = min(int(bank), 0xFFFFFFFF) if timed else 0
+        depth = self.depth
+        if not connection.send(MoveRequest(time_field, depth)):
+            self.broadcast(self.game.fail("RULES.md 6: the connection was closed",
+                                          time_field, depth))
+            return
+        start = time.monotonic()
+        deadline = start + ((bank + self.grace_ms) / 1000.0 if timed else self.wait)
+        answer = connection.receive(deadline)
+        used = (time.monotonic() - start) * 1000.0
+        if timed:
+            self.banks[player] = bank - used
+        if isinstance(answer, Failure):
+            if not answer.timed_out:
+                reason = answer.reason
+            elif timed:
+                reason = ("RULES.md 8: no answer before the time bank ran out (bank %d ms, "
+                          "waited %d ms)" % (bank, used))
+            else:
+                reason = ("no answer within %g s (the referee's --wait limit; there is no "
+                          "time limit)" % self.wait)
+            messages = self.game.fail(reason, time_field, depth, used)
+        elif not isinstance(answer, MoveAnswer):
+            messages = self.game.fail(
+                "RULES.md 6: wrong message type: expected %s, got %s"
+                % (describe(MOVE), describe(message_type(answer))), time_field, depth, used)
+        elif timed and used > bank:
+            move = Move(answer.x, answer.y, answer.special)
+            messages = self.game.fail(
+                "RULES.md 8: answer after the time bank ran out (%d ms used of a %d ms bank)"
+                % (used, bank), time_field, depth, used, move)
+        else:
+            move = Move(answer.x, answer.y, answer.special)
+            messages = self.game.answer(move, time_field, depth, used)
+        self.broadcast(messages)
+
+    def play_game(self) -> None:
+        """Ask for moves until the game is over."""
+        self.broadcast(self.game.start())
+        while not self.game.is_over:
+            self.ask(self.game.mover())
+
+    def run(self) -> int:
+        """Seat the clients, play the game, write trace and result; the exit code."""
+        try:
+            if self.game.is_over:
+                self.game.start()
+                self.write_outputs()
+                return 0
+            if not self.seat_clients():
+                self.say("gave up: only %d of %d clients connected within %g s"
+                         % (len(self.connections), self.game.state.players,
+                            self.connect_timeout))
+                return 1
+            self.play_game()
+            self.write_outputs()
+            return 0
+        finally:
+            for connection in self.connections.values():
+                connection.finish_sending()
+            deadline = time.monotonic() + CLOSE_LINGER
+            for connection in self.connections.values():
+                connection.close(deadline)
+            if self.listener is not None:
+                self.listener.close()
+
+    # -- results
+
+    def write_outputs(self) -> None:
+        """Write the trace (`--trace`) and the result file (`-r`)."""
+        if self.trace_path:
+            self.game.write_trace(self.trace_path)
+        if self.result_path:
+            with open(self.result_path, "w", encoding="utf-8") as handle:
+                handle.write("\n".join(self.result_lines()) + "\n")
+
+    def result_lines(self) -> List[str]:
+        """The `-r` file: the map name, then per player: group, stones, time bank left (ms) or
+        "inf", and "ok" or "disqualified"."""
+        state = self.game.state
+        counts = scores(state)
+        lines = [self.map_name]
+        for player in range(1, state.players + 1):
+            connection = self.connections.get(player)
+            group = connection.group if connection is not None else 0
+            bank: Any = ("inf" if connection is None or not self.is_timed(player)
+                         else max(0, int(self.banks.get(player, self.time_limit * 1000.0))))
+            status = "disqualified" if player in state.disqualified else "ok"
+            lines.append("%d %d %s %s" % (group, counts[player], bank, status))
+        return lines
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """`reversi-ref serve`: referee one networked game."""
+    path = Path(args.map)
+    try:
+        data, state = load_map(path)
+    except MapError as error:
+        print("reversi-ref serve: %s" % error, file=sys.stderr)
+        return 1
+    if args.time < 0 or args.depth < 0 or args.depth > 255:
+        print("reversi-ref serve: -t must be >= 0 and -d 0..255", file=sys.stderr)
+        return 1
+    referee = Referee(data, state, map_name=str(path), time_limit=args.time, depth=args.depth,
+                      host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
+                      out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
+                      result_path=args.r)
+    return referee.run()
+
+
+def register(subparsers: Any) -> None:
+    """Add the `serve` subcommand."""
+    parser = subparsers.add_parser(
+        "serve", help="referee a game over the network (drop-in for the official server)",
+        description="Referee one game between network clients speaking the official "
+                    "protocol (RULES.md 8).")
+    parser.add_argument("-m", dest="map", required=True, metavar="MAP", help="map file")
+    parser.add_argument("-t", dest="time", type=int, default=0, metavar="SECONDS",
+                        help="time limit per move in seconds, feeding a time bank "
+                             "(default 0: no limit)")
+    parser.add_argument("-d", dest="depth", type=int, default=1, metavar="DEPTH",
+                        help="depth limit sent with each move request (default 1)")
+    parser.add_argument("-p", dest="port", type=int, default=DEFAULT_PORT, metavar="PORT",
+                        help="port; the next 8 are tried when it is busy; 0 picks a free one "
+                             "(default %d)" % DEFAULT_PORT)
+    parser.add_argument("-r", metavar="FILE",
+                        help="write the result: map name, then per player: group, stones, "
+                             "time bank left or inf, ok or disqualified")
+    parser.add_argument("-z", type=float, default=600.0, metavar="SECONDS",
+                        help="give up when the clients have not connected within this time "
+                             "(default 600)")
+    parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                        "(default 127.0.0.1)")
+    parser.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
+                        help="without a time limit, disqualify a client silent for this long "
+                             "(default 600)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="do not print the boards")
+    parser.set_defaults(func=run_serve)

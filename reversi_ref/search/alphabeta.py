@@ -1,0 +1,465 @@
+"""Alpha-beta search for several players: paranoid and best-reply search (BRS).
+
+Both take the view of one player, the root: a position's value is the root's evaluation, the
+root maximises it and the opponents minimise it.
+
+- *Paranoid* follows the real turn order (the engine's `to_move`, skips included): every
+  opponent's turn is a min node.
+- *Best-reply search* (Schadd and Winands) alternates a max layer, where the root moves, with
+  one min layer in which all opponents' moves are tried and only the single most harmful one
+  is played (the other opponents pass).  It looks deeper into the root's own future on maps
+  with many players, at the price of positions that cannot happen.
+
+`Searcher.iterate(depth)` is iterative deepening as a generator (sunfish style): it yields
+`(depth, best move, value, nodes)` after each completed depth, and the caller decides when to
+stop asking.  A deadline (`deadline`, in the clock's seconds) stops the search inside an
+iteration: the node counter is checked against the clock every few nodes, a flag is set and
+the search unwinds without raising; an aborted iteration yields nothing, but its best root
+move so far is kept in `partial` when it was searched completely.
+
+Move ordering: the transposition-table move, two killer moves per ply, the history heuristic
+per player and target cell, and a static score per target cell from the map's geometry (corners
+first, cells next to a free corner last, override moves after ordinary ones).
+
+Only phase-1 (building) positions are searched here; a position in the bombing phase or at
+the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator, List, Optional, Tuple
+
+from ..engine import BUILD
+from ..engine.core import Engine
+from ..engine.tables import EXPANSION
+from .analysis import CORNER, EDGE, MapAnalysis
+from .config import EvalConfig
+from .evaluate import INFINITY, Evaluator
+from .position import set_mover
+from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
+
+PARANOID = "paranoid"
+BRS = "brs"
+MODES = (PARANOID, BRS)
+
+MAX_PLY = 128
+# The clock is read every CHECK_EVERY + 1 nodes.
+CHECK_EVERY = 3
+# Moves are sorted as `order_key << MOVE_BITS | packed move`; a packed BRS move carries its
+# player above PLAYER_SHIFT (engine moves are below 2**21 even on a 256x256 board).
+PLAYER_SHIFT = 24
+MOVE_BITS = 28
+MOVE_MASK = (1 << PLAYER_SHIFT) - 1
+PACKED_MASK = (1 << MOVE_BITS) - 1
+
+# Order bonuses (order points).
+_TT_BONUS = 1 << 30
+_KILLER_BONUS = 1 << 24
+_STATIC_CORNER = 40000
+_STATIC_EDGE = 3000
+_STATIC_NEAR_CORNER = -20000
+_STATIC_OVERRIDE = -60000
+_HISTORY_CAP = 1 << 22
+
+Clock = Callable[[], float]
+
+# Mixed into the key of a BRS min layer (which has no single player to move).
+_MIN_LAYER_KEY = 0x2545F4914F6CDD1D
+
+
+class Searcher:
+    """Iterative-deepening alpha-beta over one engine, for one root player."""
+
+    def __init__(self, engine: Engine, evaluator: Evaluator, config: EvalConfig,
+                 mode: str = PARANOID, clock: Clock = time.monotonic,
+                 table: Optional[TranspositionTable] = None) -> None:
+        if mode not in MODES:
+            raise ValueError("unknown search mode %r (known: %s)" % (mode, ", ".join(MODES)))
+        self.engine = engine
+        self.evaluator = evaluator
+        self.config = config
+        self.mode = mode
+        self.clock = clock
+        self.table = table if table is not None else TranspositionTable(config.tt_bits)
+        self.deadline = float("inf")
+        self.stopped = False
+        self.nodes = 0
+        self.root = engine.to_move
+        self.partial: Optional[Tuple[int, int]] = None
+        cells = engine.cells
+        self.killers: List[int] = [NO_MOVE] * (2 * MAX_PLY + 2)
+        self.history: List[int] = [0] * (9 * cells)
+        self.static: List[int] = self._static_scores(evaluator.analysis)
+        self.root_scores: List[Tuple[int, int]] = []
+
+    # -----------------------------------------------------------------------------------------
+    # Set-up
+    # -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _static_scores(analysis: MapAnalysis) -> List[int]:
+        scores = [0] * analysis.cells
+        for c in range(analysis.cells):
+            if analysis.blocked[c] == CORNER:
+                scores[c] = _STATIC_CORNER
+            elif analysis.blocked[c] == EDGE:
+                scores[c] = _STATIC_EDGE
+        for near in analysis.corner_neighbours:
+            for c in near:
+                scores[c] += _STATIC_NEAR_CORNER
+        return scores
+
+    def reset(self, root: int) -> None:
+        """Prepare a new search for `root` on the engine's current position."""
+        self.root = root
+        self.nodes = 0
+        self.stopped = False
+        self.partial = None
+        self.table.new_search()
+        for i in range(len(self.killers)):
+            self.killers[i] = NO_MOVE
+        history = self.history
+        for i in range(len(history)):
+            history[i] >>= 1
+
+    def out_of_time(self) -> bool:
+        """Read the clock; set `stopped` when the deadline has passed."""
+        if self.clock() >= self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    # -----------------------------------------------------------------------------------------
+    # Move ordering
+    # -----------------------------------------------------------------------------------------
+
+    def order(self, packed: List[int], tt_move: int, ply: int) -> List[int]:
+        """`packed` moves (player << PLAYER_SHIFT | engine move) sorted best first."""
+        board = self.engine.board
+        static = self.static
+        history = self.history
+        cells = self.engine.cells
+        use_history = self.config.use_history
+        k1 = self.killers[2 * ply]
+        k2 = self.killers[2 * ply + 1]
+        keyed = []
+        for pm in packed:
+            m = pm & MOVE_MASK
+            t = m >> 5
+            score = static[t]
+            if 1 <= board[t] <= EXPANSION:
+                score += _STATIC_OVERRIDE
+            if use_history:
+                score += history[(pm >> PLAYER_SHIFT) * cells + t]
+            if pm == tt_move:
+                score += _TT_BONUS
+            elif pm == k1 or pm == k2:
+                score += _KILLER_BONUS
+            keyed.append((score << MOVE_BITS) | pm)
+        keyed.sort(reverse=True)
+        return [k & PACKED_MASK for k in keyed]
+
+    def reward(self, pm: int, depth: int, ply: int) -> None:
+        """A move caused a cut-off: make it a killer and raise its history."""
+        if self.config.use_killers and self.killers[2 * ply] != pm:
+            self.killers[2 * ply + 1] = self.killers[2 * ply]
+            self.killers[2 * ply] = pm
+        if self.config.use_history:
+            i = (pm >> PLAYER_SHIFT) * self.engine.cells + ((pm & MOVE_MASK) >> 5)
+            h = self.history[i] + depth * depth
+            self.history[i] = h if h < _HISTORY_CAP else _HISTORY_CAP
+
+    # -----------------------------------------------------------------------------------------
+    # Iterative deepening
+    # -----------------------------------------------------------------------------------------
+
+    def root_moves(self) -> List[int]:
+        """The root's legal moves, packed, in static order."""
+        e = self.engine
+        root = self.root
+        return self.order([(root << PLAYER_SHIFT) | m for m in e.legal_moves()], NO_MOVE, 0)
+
+    def iterate(self, max_depth: int) -> Iterator[Tuple[int, int, int, int]]:
+        """Search depth 1, 2, ..., max_depth; yield (depth, best engine move, value, nodes)
+        after each completed depth.  Stops early when the deadline passes."""
+        e = self.engine
+        if e.phase != BUILD or e.to_move != self.root:
+            return
+        moves = self.root_moves()
+        if not moves:
+            return
+        previous = 0
+        for depth in range(1, max_depth + 1):
+            value, moves = self.search_root(depth, moves, previous)
+            if self.stopped:
+                return
+            previous = value
+            yield depth, moves[0] & MOVE_MASK, value, self.nodes
+            if len(moves) == 1 and depth >= 2:
+                return
+
+    def search_root(self, depth: int, moves: List[int], guess: int
+                    ) -> Tuple[int, List[int]]:
+        """One iteration at the root: (value, moves re-ordered best first).  With aspiration
+        windows, a value outside the window around `guess` is searched again in full."""
+        width = self.config.aspiration
+        if width > 0 and depth > 2:
+            value, ordered = self._search_root(depth, moves, guess - width, guess + width)
+            if self.stopped or guess - width < value < guess + width:
+                return value, ordered
+        return self._search_root(depth, moves, -INFINITY, INFINITY)
+
+    def _search_root(self, depth: int, moves: List[int], alpha: int, beta: int
+                     ) -> Tuple[int, List[int]]:
+        e = self.engine
+        self.partial = None
+        best_value = -INFINITY
+        best_index = 0
+        scores: List[Tuple[int, int]] = []
+        first_done = False
+        pvs = self.config.use_pvs
+        for i, pm in enumerate(moves):
+            e.make(pm & MOVE_MASK)
+            if i > 0 and pvs and alpha > -INFINITY:
+                value = self.child(depth - 1, alpha, alpha + 1, 1)
+                if not self.stopped and alpha < value < beta:
+                    value = self.child(depth - 1, value, beta, 1)
+            else:
+                value = self.child(depth - 1, alpha, beta, 1)
+            e.unmake()
+            if self.stopped:
+                break
+            scores.append((value, i))
+            if i == 0:
+                first_done = True
+            if value > best_value:
+                best_value = value
+                best_index = i
+                if value > alpha:
+                    alpha = value
+                if first_done:
+                    self.partial = (pm & MOVE_MASK, value)
+            if alpha >= beta:
+                break
+        if self.stopped:
+            if not first_done:
+                self.partial = None
+            return best_value, moves
+        # Best first, then the others by their (bound) values, then in their old order.
+        seen = {i for _, i in scores}
+        scores.sort(key=lambda item: (-item[0], item[1]))
+        order = [best_index] + [i for _, i in scores if i != best_index]
+        order += [i for i in range(len(moves)) if i not in seen]
+        self.root_scores = scores
+        return best_value, [moves[i] for i in order]
+
+    def child(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The value of the engine's position after a root-player move."""
+        if self.mode == PARANOID:
+            return self.paranoid(depth, alpha, beta, ply)
+        return self.brs(depth, alpha, beta, ply, False, False)
+
+    # -----------------------------------------------------------------------------------------
+    # Paranoid
+    # -----------------------------------------------------------------------------------------
+
+    def paranoid(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Paranoid alpha-beta value of the engine's position (root's view)."""
+        e = self.engine
+        self.nodes += 1
+        if self.nodes & CHECK_EVERY == 0 and self.clock() >= self.deadline:
+            self.stopped = True
+            return 0
+        if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
+            return self.evaluator.evaluate(self.root)
+        table = self.table
+        use_tt = self.config.use_tt
+        key = e.hash
+        tt_move = NO_MOVE
+        if use_tt:
+            i = table.probe(key)
+            if i >= 0:
+                tt_move = table.moves[i]
+                if table.depth(i) >= depth:
+                    v = table.values[i]
+                    bound = table.bound(i)
+                    if bound == EXACT:
+                        return v
+                    if bound == LOWER and v >= beta:
+                        return v
+                    if bound == UPPER and v <= alpha:
+                        return v
+        p = e.to_move
+        maximizing = p == self.root
+        packed = [(p << PLAYER_SHIFT) | m for m in e.legal_moves()]
+        moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
+        alpha0 = alpha
+        beta0 = beta
+        pvs = self.config.use_pvs
+        best_move = NO_MOVE
+        if maximizing:
+            best = -INFINITY
+            for i, pm in enumerate(moves):
+                e.make(pm & MOVE_MASK)
+                if i > 0 and pvs:
+                    v = self.paranoid(depth - 1, alpha, alpha + 1, ply + 1)
+                    if alpha < v < beta and not self.stopped:
+                        v = self.paranoid(depth - 1, v, beta, ply + 1)
+                else:
+                    v = self.paranoid(depth - 1, alpha, beta, ply + 1)
+                e.unmake()
+                if self.stopped:
+                    return 0
+                if v > best:
+                    best = v
+                    best_move = pm
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self.reward(pm, depth, ply)
+                            break
+        else:
+            best = INFINITY
+            for i, pm in enumerate(moves):
+                e.make(pm & MOVE_MASK)
+                if i > 0 and pvs:
+                    v = self.paranoid(depth - 1, beta - 1, beta, ply + 1)
+                    if alpha < v < beta and not self.stopped:
+                        v = self.paranoid(depth - 1, alpha, v, ply + 1)
+                else:
+                    v = self.paranoid(depth - 1, alpha, beta, ply + 1)
+                e.unmake()
+                if self.stopped:
+                    return 0
+                if v < best:
+                    best = v
+                    best_move = pm
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            self.reward(pm, depth, ply)
+                            break
+        if use_tt:
+            if best <= alpha0:
+                bound = UPPER
+            elif best >= beta0:
+                bound = LOWER
+            else:
+                bound = EXACT
+            table.store(key, depth, bound, best, best_move)
+        return best
+
+    # -----------------------------------------------------------------------------------------
+    # Best-reply search
+    # -----------------------------------------------------------------------------------------
+
+    def brs(self, depth: int, alpha: int, beta: int, ply: int, max_layer: bool,
+            passed: bool) -> int:
+        """Best-reply value of the engine's position (root's view); `max_layer` says whether
+        the root moves next; `passed` that the other side of the layer had no move."""
+        e = self.engine
+        self.nodes += 1
+        if self.nodes & CHECK_EVERY == 0 and self.clock() >= self.deadline:
+            self.stopped = True
+            return 0
+        if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
+            return self.evaluator.evaluate(self.root)
+        root = self.root
+        z = e.zobrist
+        natural = e.to_move
+        layer_key = z.to_move[root] if max_layer else _MIN_LAYER_KEY
+        key = e.hash ^ z.to_move[natural] ^ layer_key
+        table = self.table
+        use_tt = self.config.use_tt
+        tt_move = NO_MOVE
+        if use_tt:
+            i = table.probe(key)
+            if i >= 0:
+                tt_move = table.moves[i]
+                if table.depth(i) >= depth:
+                    v = table.values[i]
+                    bound = table.bound(i)
+                    if bound == EXACT:
+                        return v
+                    if bound == LOWER and v >= beta:
+                        return v
+                    if bound == UPPER and v <= alpha:
+                        return v
+        # The layer's moves, each packed with the player who makes it.
+        packed: List[int] = []
+        if max_layer:
+            set_mover(e, root)
+            for m in e.legal_moves():
+                packed.append((root << PLAYER_SHIFT) | m)
+        else:
+            disqualified = e.disqualified
+            for o in range(1, e.players + 1):
+                if o != root and not disqualified[o]:
+                    set_mover(e, o)
+                    for m in e.legal_moves():
+                        packed.append((o << PLAYER_SHIFT) | m)
+        set_mover(e, natural)
+        if not packed:
+            if passed:
+                return self.evaluator.evaluate(root)
+            return self.brs(depth, alpha, beta, ply, not max_layer, True)
+        moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
+        alpha0 = alpha
+        beta0 = beta
+        pvs = self.config.use_pvs
+        best_move = NO_MOVE
+        if max_layer:
+            best = -INFINITY
+            for i, pm in enumerate(moves):
+                set_mover(e, root)
+                e.make(pm & MOVE_MASK)
+                if i > 0 and pvs:
+                    v = self.brs(depth - 1, alpha, alpha + 1, ply + 1, False, False)
+                    if alpha < v < beta and not self.stopped:
+                        v = self.brs(depth - 1, v, beta, ply + 1, False, False)
+                else:
+                    v = self.brs(depth - 1, alpha, beta, ply + 1, False, False)
+                e.unmake()
+                set_mover(e, natural)
+                if self.stopped:
+                    return 0
+                if v > best:
+                    best = v
+                    best_move = pm
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self.reward(pm, depth, ply)
+                            break
+        else:
+            best = INFINITY
+            for i, pm in enumerate(moves):
+                set_mover(e, pm >> PLAYER_SHIFT)
+                e.make(pm & MOVE_MASK)
+                if i > 0 and pvs:
+                    v = self.brs(depth - 1, beta - 1, beta, ply + 1, True, False)
+                    if alpha < v < beta and not self.stopped:
+                        v = self.brs(depth - 1, alpha, v, ply + 1, True, False)
+                else:
+                    v = self.brs(depth - 1, alpha, beta, ply + 1, True, False)
+                e.unmake()
+                set_mover(e, natural)
+                if self.stopped:
+                    return 0
+                if v < best:
+                    best = v
+                    best_move = pm
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            self.reward(pm, depth, ply)
+                            break
+        if use_tt:
+            if best <= alpha0:
+                bound = UPPER
+            elif best >= beta0:
+                bound = LOWER
+            else:
+                bound = EXACT
+            table.store(key, depth, bound, best, best_move)
+        return best

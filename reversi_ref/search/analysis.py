@@ -1,0 +1,97 @@
+"""What a map's geometry says about its cells, for the evaluation.
+
+A stone is flipped only from inside a line: the capture walk enters its cell through one side
+and leaves through the opposite side (RULES.md 2-3), so a line runs through a cell along an
+axis (N-S, NE-SW, E-W, SE-NW) only when both sides of that axis have a step, be it to a
+neighbour or through a transition.  Holes and the board edge block a side; a transition opens
+it again.
+
+- A cell is *corner-like* when every axis is blocked on at least one side: a stone there is
+  never captured (only override stones, choice and inversion take it).
+- *Edge-like* cells have exactly one open axis, *half-open* cells two.
+- The neighbours of a corner-like cell (everything one step away) are where a player gives the
+  corner away, as long as the corner is free.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from ..geometry import DIRECTIONS, HOLE, Map
+
+# The four line axes as pairs of opposite directions.
+AXES: Tuple[Tuple[int, int], ...] = ((0, 4), (1, 5), (2, 6), (3, 7))
+
+CORNER = 4
+EDGE = 3
+HALF_OPEN = 2
+
+
+def step_exists(game_map: Map, x: int, y: int, direction: int) -> bool:
+    """Whether a walk from (x, y) can take a step in `direction` (RULES.md 2): a transition
+    on that side, or a neighbour on the board that is not a hole."""
+    if game_map.exits.get((x, y, direction)) is not None:
+        return True
+    dx, dy = DIRECTIONS[direction]
+    x2, y2 = x + dx, y + dy
+    if not (0 <= x2 < game_map.width and 0 <= y2 < game_map.height):
+        return False
+    return game_map.cells[y2 * game_map.width + x2] != HOLE
+
+
+def step_target(game_map: Map, x: int, y: int, direction: int) -> int:
+    """The row-major index of the cell one step from (x, y) in `direction`, or -1."""
+    far = game_map.exits.get((x, y, direction))
+    if far is not None:
+        return far[1] * game_map.width + far[0]
+    dx, dy = DIRECTIONS[direction]
+    x2, y2 = x + dx, y + dy
+    if not (0 <= x2 < game_map.width and 0 <= y2 < game_map.height):
+        return -1
+    if game_map.cells[y2 * game_map.width + x2] == HOLE:
+        return -1
+    return y2 * game_map.width + x2
+
+
+def blocked_axes(game_map: Map, x: int, y: int) -> int:
+    """How many of the four axes have no line through (x, y): 4 for a corner-like cell."""
+    blocked = 0
+    for a, b in AXES:
+        if not (step_exists(game_map, x, y, a) and step_exists(game_map, x, y, b)):
+            blocked += 1
+    return blocked
+
+
+class MapAnalysis:
+    """Per-cell facts of one map (row-major lists, holes included as 0 / empty).
+
+    `blocked[c]`: blocked axes of cell c (-1 for a hole); `corners`: the corner-like cells;
+    `corner_neighbours[i]`: the cells one step from `corners[i]` (not corner-like themselves);
+    `playable`: the number of non-hole cells.
+    """
+
+    def __init__(self, game_map: Map) -> None:
+        width = game_map.width
+        cells = width * game_map.height
+        self.width = width
+        self.cells = cells
+        self.blocked: List[int] = [-1] * cells
+        for y in range(game_map.height):
+            for x in range(width):
+                if game_map.cells[y * width + x] != HOLE:
+                    self.blocked[y * width + x] = blocked_axes(game_map, x, y)
+        self.playable = sum(1 for b in self.blocked if b >= 0)
+        self.corners: List[int] = [c for c in range(cells) if self.blocked[c] == CORNER]
+        self.corner_neighbours: List[List[int]] = []
+        for c in self.corners:
+            x, y = c % width, c // width
+            near = set()
+            for d in range(8):
+                t = step_target(game_map, x, y, d)
+                if t >= 0 and t != c and self.blocked[t] != CORNER:
+                    near.add(t)
+            self.corner_neighbours.append(sorted(near))
+
+    def count(self, kind: int) -> int:
+        """How many cells have exactly `kind` blocked axes."""
+        return sum(1 for b in self.blocked if b == kind)

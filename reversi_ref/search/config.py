@@ -1,0 +1,77 @@
+"""The tunable weights of the evaluation and the search, as one small frozen dataclass.
+
+Every weight is in points, where 100 points are worth one stone of lead.  Weights that change
+over the game come as an `(early, late)` pair and are mixed by the game's progress (the share of
+playable cells already taken).  The tournament can try variants with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Dict, Tuple
+
+Ramp = Tuple[int, int]  # (weight at the start of the game, weight when the board is full)
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Weights of the evaluation (points; 100 = one stone) and a few search switches."""
+
+    # Stones: the root player's stones against its opponents (RULES.md 7 ranks by stones).
+    material: Ramp = (15, 100)
+    # How much the best opponent counts against the average opponent (0..100 per cent).
+    leader_share: int = 60
+    # Stones on cells of the map's geometry: corner-like cells (no line runs through them),
+    # edge-like cells (only one line does) and half-open cells (two lines).
+    corner: Ramp = (800, 250)
+    edge: Ramp = (120, 40)
+    half_open: Ramp = (25, 10)
+    # A stone next to an empty corner-like cell (it opens the corner to the opponents).
+    corner_neighbour: Ramp = (-250, -40)
+    # Mobility: (own - opponents') / (own + opponents' + 2), scaled by this weight.
+    mobility: Ramp = (1500, 300)
+    # Opponents' mobility is counted on maps with at most this many players (it costs a
+    # move-generation pass per opponent at every leaf).
+    mobility_opponents_max: int = 4
+    # Counts in hand: one override stone, one bomb (per cell its blast removes).
+    override: Ramp = (350, 600)
+    bomb_per_cell: int = 40
+    # Search switches.
+    use_tt: bool = True
+    use_killers: bool = True
+    use_history: bool = True
+    use_pvs: bool = True
+    aspiration: int = 0           # half-width of the aspiration window in points, 0 = off
+    tt_bits: int = 18             # the transposition table has 2**tt_bits entries
+    # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
+    # looks at for each bomber.
+    bomb_candidates: int = 8
+
+
+DEFAULT_CONFIG = EvalConfig()
+
+
+def config_from_dict(values: Dict[str, object]) -> EvalConfig:
+    """A config from DEFAULT_CONFIG with the named fields replaced; ValueError naming an
+    unknown field or a value of the wrong shape."""
+    known = {f.name: f for f in fields(EvalConfig)}
+    changes: Dict[str, object] = {}
+    for name, value in values.items():
+        if name not in known:
+            raise ValueError("unknown evaluation weight %r (known: %s)"
+                             % (name, ", ".join(sorted(known))))
+        default = getattr(DEFAULT_CONFIG, name)
+        if isinstance(default, tuple):
+            if not (isinstance(value, (list, tuple)) and len(value) == 2
+                    and all(isinstance(v, int) for v in value)):
+                raise ValueError("%s needs two integers (early, late), got %r" % (name, value))
+            changes[name] = (int(value[0]), int(value[1]))
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError("%s needs true or false, got %r" % (name, value))
+            changes[name] = value
+        else:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError("%s needs an integer, got %r" % (name, value))
+            changes[name] = value
+    return replace(DEFAULT_CONFIG, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,90 @@
+"""What a search player keeps between the moves of one game: the engine, the map analysis and
+the evaluator for the map, and the time keeping (the per-move limit seen in the first bank).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, NamedTuple, Optional
+
+from ..engine.core import Engine
+from ..geometry import Map
+from ..state import GameState
+from .analysis import MapAnalysis
+from .config import EvalConfig
+from .evaluate import Evaluator
+from .position import EngineCache
+from .timing import Budget, expected_own_moves, plan_budget
+
+Clock = Callable[[], float]
+NO_DEADLINE = float("inf")
+
+
+class Deadlines(NamedTuple):
+    """Clock times (seconds): no new iteration after `soft`, stop searching at `hard`."""
+
+    soft: float
+    hard: float
+
+
+class GameContext:
+    """Per-game state of a search player: engine, analysis, evaluator and time keeping."""
+
+    def __init__(self, config: EvalConfig, clock: Clock = time.monotonic) -> None:
+        self.config = config
+        self.clock = clock
+        self.cache = EngineCache()
+        self.map: Optional[Map] = None
+        self.analysis: Optional[MapAnalysis] = None
+        self.evaluator: Optional[Evaluator] = None
+        self.increment_ms: Optional[float] = None
+        self.prepare_seconds = 0.0
+        self.requests = 0
+        self.last_budget = Budget(0.0, 0.0)
+
+    def prepare(self, game_map: Map) -> None:
+        """Build the engine and the map analysis (before the first move request, if the
+        caller can)."""
+        if self.map is game_map and self.evaluator is not None:
+            return
+        start = self.clock()
+        engine = self.cache.prepare(game_map)
+        self.analysis = MapAnalysis(game_map)
+        self.evaluator = Evaluator(engine, self.analysis, self.config)
+        self.map = game_map
+        self.increment_ms = None
+        self.requests = 0
+        self.prepare_seconds = self.clock() - start
+
+    def load(self, state: GameState) -> Evaluator:
+        """Load `state` into the engine; the evaluator (whose `.engine` holds the state)."""
+        if self.map is not state.map and self.map != state.map:
+            self.prepare(state.map)
+        engine = self.cache.engine_for(state)
+        evaluator = self.evaluator
+        if evaluator is None or evaluator.engine is not engine:
+            if self.analysis is None:
+                self.analysis = MapAnalysis(state.map)
+            evaluator = Evaluator(engine, self.analysis, self.config)
+            self.evaluator = evaluator
+        return evaluator
+
+    def start_move(self, bank_ms: int) -> float:
+        """Note a move request with `bank_ms` in the bank; the clock time the move started
+        (the first move also counts the set-up done in `prepare`, in case the request was
+        already waiting)."""
+        now = self.clock()
+        self.requests += 1
+        if self.requests == 1:
+            if bank_ms > 0:
+                self.increment_ms = float(bank_ms)
+            return now - self.prepare_seconds
+        return now
+
+    def deadlines(self, start: float, bank_ms: int, engine: Engine, player: int) -> Deadlines:
+        """The move's deadlines from its start and the bank (none when `bank_ms` is 0)."""
+        if bank_ms <= 0:
+            return Deadlines(NO_DEADLINE, NO_DEADLINE)
+        budget = plan_budget(bank_ms, expected_own_moves(engine, player), self.increment_ms)
+        self.last_budget = budget
+        return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0)

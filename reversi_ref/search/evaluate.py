@@ -1,0 +1,261 @@
+"""The static evaluation: how good a position is for one player, on any map.
+
+Values are ints in points (100 = one stone), from the point of view of the `root` player, and
+relative: the root's own value minus a mix of its opponents' (the best opponent and the average
+one, see `EvalConfig.leader_share`), since RULES.md 7 ranks players against each other.
+
+A player's value in the building phase counts its stones, its stones on corner-like, edge-like
+and half-open cells of the map's geometry (`MapAnalysis`), a penalty for stones next to a free
+corner-like cell, and its override stones and bombs in hand; weights move from their early to
+their late value as the board fills.  Mobility (legal moves, own against the opponents') is
+added for the root.
+
+In the bombing phase only stones and bombs count, against the players just above and just
+below the root in the ranking (those are the places a bomb can win or lose).  A finished game
+is valued by rank first, then by the stone margin.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from ..engine import BOMB, BUILD, OVER
+from ..engine.core import Engine
+from ..engine.tables import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION
+from .analysis import CORNER, EDGE, HALF_OPEN, MapAnalysis
+from .config import EvalConfig, Ramp
+
+# A finished game: each opponent beaten or lost to is worth this much; winning outright more.
+RANK_STEP = 1_000_000_000
+WIN_BONUS = 5_000_000_000
+# Any evaluation lies strictly inside (-INFINITY, INFINITY).
+INFINITY = 1 << 40
+
+# Rows of the per-player count table (`counts[row * 16 + code]`).
+_ROW_CORNER = 1
+_ROW_EDGE = 2
+_ROW_HALF = 3
+_ROW_NEIGHBOUR = 4
+
+
+def ramp(weights: Ramp, progress: int) -> int:
+    """A weight for the game's `progress` (0 = start, 1024 = board full)."""
+    early, late = weights
+    return early + ((late - early) * progress >> 10)
+
+
+def is_free_code(code: int) -> bool:
+    """Whether a cell code holds no stone and is no hole (empty or a special tile)."""
+    return code == EMPTY or CHOICE <= code <= BONUS
+
+
+class Evaluator:
+    """Evaluates positions of one engine; `root` is the player whose view is taken."""
+
+    def __init__(self, engine: Engine, analysis: MapAnalysis, config: EvalConfig) -> None:
+        self.engine = engine
+        self.analysis = analysis
+        self.config = config
+        row_of = {CORNER: _ROW_CORNER, EDGE: _ROW_EDGE, HALF_OPEN: _ROW_HALF}
+        self.weighted_cells: List[int] = []
+        self.weighted_rows: List[int] = []
+        for c in range(analysis.cells):
+            row = row_of.get(analysis.blocked[c], 0)
+            if row:
+                self.weighted_cells.append(c)
+                self.weighted_rows.append(row * 16)
+        self.corners = analysis.corners
+        self.corner_neighbours = analysis.corner_neighbours
+        strength = engine.strength
+        side = 2 * strength + 1
+        self.blast_area = min(side * side, max(1, analysis.playable))
+        self._table = [0] * (5 * 16)
+        self._values = [0] * 9
+        self._free = [is_free_code(code) for code in range(16)]
+
+    # -------------------------------------------------------------------------------------
+    # Helpers
+    # -------------------------------------------------------------------------------------
+
+    def progress(self) -> int:
+        """How full the board is: 0 at no stones, 1024 when every non-hole cell holds one."""
+        e = self.engine
+        counts = e.counts
+        playable = e.cells - counts[HOLE]
+        if playable <= 0:
+            return 1024
+        taken = 0
+        for p in range(1, e.players + 1):
+            taken += counts[p]
+        taken += counts[EXPANSION]
+        return min(1024, taken * 1024 // playable)
+
+    def mobility(self, player: int) -> int:
+        """The number of legal phase-1 moves `player` would have if asked now."""
+        e = self.engine
+        saved = e.to_move
+        e.to_move = player
+        total = e.count_moves()
+        e.to_move = saved
+        return total
+
+    def relative(self, root: int, values: List[int]) -> int:
+        """`values[root]` minus the config's mix of the best and the average opponent."""
+        e = self.engine
+        disqualified = e.disqualified
+        best = -INFINITY
+        total = 0
+        others = 0
+        for p in range(1, e.players + 1):
+            if p != root and not disqualified[p]:
+                v = values[p]
+                total += v
+                others += 1
+                if v > best:
+                    best = v
+        if others == 0:
+            return values[root]
+        share = self.config.leader_share
+        against = (share * best * others + (100 - share) * total) // (100 * others)
+        return values[root] - against
+
+    # -------------------------------------------------------------------------------------
+    # Values
+    # -------------------------------------------------------------------------------------
+
+    def player_values(self) -> List[int]:
+        """Each player's own value in the building phase (index = player, 0 unused), without
+        mobility; the part of `evaluate` that is the same for every point of view."""
+        e = self.engine
+        cfg = self.config
+        board = e.board
+        counts = e.counts
+        progress = self.progress()
+        table = self._table
+        for i in range(len(table)):
+            table[i] = 0
+        cells = self.weighted_cells
+        rows = self.weighted_rows
+        for i in range(len(cells)):
+            table[rows[i] + board[cells[i]]] += 1
+        free = self._free
+        neighbours = self.corner_neighbours
+        corners = self.corners
+        for i in range(len(corners)):
+            if free[board[corners[i]]]:
+                for u in neighbours[i]:
+                    table[_ROW_NEIGHBOUR * 16 + board[u]] += 1
+        w_material = ramp(cfg.material, progress)
+        w_corner = ramp(cfg.corner, progress)
+        w_edge = ramp(cfg.edge, progress)
+        w_half = ramp(cfg.half_open, progress)
+        w_near = ramp(cfg.corner_neighbour, progress)
+        w_override = ramp(cfg.override, progress)
+        w_bomb = cfg.bomb_per_cell * self.blast_area
+        values = self._values
+        for p in range(1, e.players + 1):
+            values[p] = (w_material * counts[p] + w_corner * table[16 + p]
+                         + w_edge * table[32 + p] + w_half * table[48 + p]
+                         + w_near * table[64 + p] + w_override * e.overrides[p]
+                         + w_bomb * e.bombs[p])
+        return values
+
+    def evaluate(self, root: int) -> int:
+        """The value of the engine's position for `root` (points, higher is better)."""
+        e = self.engine
+        phase = e.phase
+        if phase == OVER:
+            return self.final_value(root)
+        if phase == BOMB:
+            return self.bombing_value(root)
+        value = self.relative(root, self.player_values())
+        cfg = self.config
+        w_mobility = ramp(cfg.mobility, self.progress())
+        if w_mobility:
+            own = self.mobility(root)
+            if e.in_game <= cfg.mobility_opponents_max:
+                others = 0
+                count = 0
+                disqualified = e.disqualified
+                for p in range(1, e.players + 1):
+                    if p != root and not disqualified[p]:
+                        others += self.mobility(p)
+                        count += 1
+                theirs = others // count if count else 0
+            else:
+                # Too many opponents to count: compare with a typical count instead.
+                theirs = 8
+            value += w_mobility * (own - theirs) // (own + theirs + 2)
+        return value
+
+    def bombing_value(self, root: int) -> int:
+        """The value in the bombing phase: stones against the players just above and below
+        `root` in the ranking, the bombs in hand, and a bonus per place (RULES.md 5, 7)."""
+        e = self.engine
+        counts = e.counts
+        disqualified = e.disqualified
+        mine = counts[root]
+        above = -1
+        below = -1
+        beaten = 0
+        lost = 0
+        others = 0
+        bomb_value = self.config.bomb_per_cell * self.blast_area
+        for p in range(1, e.players + 1):
+            if p == root or disqualified[p]:
+                continue
+            others += 1
+            s = counts[p]
+            if s > mine:
+                lost += 1
+                if above < 0 or s < counts[above]:
+                    above = p
+            else:
+                if s < mine:
+                    beaten += 1
+                if below < 0 or s > counts[below]:
+                    below = p
+        value = bomb_value * e.bombs[root]
+        if others == 0:
+            return value + 100 * mine
+        rivals = [p for p in (above, below) if p >= 0]
+        total = 0
+        for p in rivals:
+            total += 100 * (mine - counts[p]) - bomb_value * e.bombs[p]
+        value += total // len(rivals)
+        value += 2000 * (beaten - lost)
+        return value
+
+    def final_value(self, root: int) -> int:
+        """The value of a finished game: places first (RULES.md 7), then the stone margin."""
+        e = self.engine
+        counts = e.counts
+        if e.disqualified[root]:
+            return -INFINITY + 1
+        mine = counts[root]
+        beaten = 0
+        lost = 0
+        best = -1
+        others = 0
+        for p in range(1, e.players + 1):
+            if p == root or e.disqualified[p]:
+                continue
+            others += 1
+            s = counts[p]
+            if s > best:
+                best = s
+            if s < mine:
+                beaten += 1
+            elif s > mine:
+                lost += 1
+        if others == 0:
+            return WIN_BONUS + RANK_STEP
+        value = RANK_STEP * (beaten - lost) + 100 * (mine - best)
+        if lost == 0 and beaten == others:
+            value += WIN_BONUS
+        return value
+
+
+def is_decisive(value: int) -> bool:
+    """Whether a search value can only come from finished games (a proven result)."""
+    return abs(value) >= RANK_STEP // 2

@@ -1,0 +1,458 @@
+"""`reversi-ref tournament`: self-play between registered players, in parallel, with Elo.
+
+Every game is played in one process over the fast engine (`reversi_ref.engine`), which keeps
+the books exactly as the referee would (RULES.md 3-7): a player that raises, answers an illegal
+move or overdraws its time bank is disqualified (RULES.md 6) and the game goes on.
+
+Time (`--time-ms S`): as on the official server (RULES.md 8), each seat's bank starts at S and
+grows by S at every request after its first; the bank is passed whole to players that plan
+their own time (`manages_bank`), the client's share of it to the others.  Without `--time-ms`
+every player gets time 0 and the depth limit `--depth`, which makes the games reproducible.
+
+Seats: on a map with n seats, the games cycle through every choice of n different names from
+`--players` (all of them when there are fewer than n, repeated in turn) in every rotation, so
+each name sits in each seat equally often over a full cycle.
+
+Results: each seat scores, against every other seat, 1 for more stones, 1/2 for as many, 0 for
+fewer (disqualified seats have fewer than anybody); a seat's score is the mean over its
+opponents, a name's score rate the mean over its seats.  Elo comes from the same pairwise
+results between seats of different names (a Bradley-Terry fit with one virtual draw against
+every other name, so perfect records stay finite), with a 95% interval of +-1.96 standard
+errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
+
+from . import players as player_registry
+from .client import move_budget_ms
+from .engine import Engine
+from .errors import MapError
+from .mapfile import decode_map_bytes, read_map
+from .state import Move
+
+
+class GameSpec(NamedTuple):
+    """One game to play: where, who sits where, the seeds and the time control."""
+
+    number: int
+    map_name: str
+    map_text: str
+    seats: Tuple[str, ...]
+    seed: int
+    time_ms: int
+    depth: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Schedule
+# ---------------------------------------------------------------------------------------------
+
+
+def seatings(names: Sequence[str], seats: int) -> List[Tuple[str, ...]]:
+    """Every seating of `names` on `seats` seats the schedule cycles through: each choice of
+    `seats` different names in each rotation, or, with fewer names than seats, the names
+    repeated in turn in each rotation."""
+    if not names or seats <= 0:
+        return []
+    if len(names) <= seats:
+        base = [names[i % len(names)] for i in range(seats)]
+        rotations = len(names)
+        return [tuple(base[(s + r) % seats] for s in range(seats)) for r in range(rotations)]
+    result: List[Tuple[str, ...]] = []
+    for group in itertools.combinations(names, seats):
+        for r in range(seats):
+            result.append(tuple(group[(s + r) % seats] for s in range(seats)))
+    return result
+
+
+def schedule(maps: Sequence[Tuple[str, str]], names: Sequence[str], games: int, seed: int,
+             time_ms: int, depth: int) -> List[GameSpec]:
+    """`games` games per map, cycling through the map's seatings."""
+    specs: List[GameSpec] = []
+    for map_name, text in maps:
+        seat_count = read_map(text).players
+        plans = seatings(names, seat_count)
+        for g in range(games):
+            specs.append(GameSpec(len(specs), map_name, text, plans[g % len(plans)],
+                                  seed * 100003 + len(specs) * 101, time_ms, depth))
+    return specs
+
+
+# ---------------------------------------------------------------------------------------------
+# One game
+# ---------------------------------------------------------------------------------------------
+
+
+def play_game(spec: GameSpec) -> Dict[str, Any]:
+    """Play one game to the end; its record (JSON-ready)."""
+    game_map = read_map(spec.map_text)
+    engine = Engine(game_map)
+    n = game_map.players
+    seats = {p: player_registry.get(spec.seats[p - 1], spec.seed + p) for p in range(1, n + 1)}
+    initial = engine.to_state()
+    for player in seats.values():
+        player.prepare(initial)
+    banks = {p: spec.time_ms for p in seats}
+    asked = {p: 0 for p in seats}
+    longest = {p: 0.0 for p in seats}
+    depths: Dict[int, List[int]] = {p: [] for p in seats}
+    nodes = {p: 0 for p in seats}
+    thinking = {p: 0.0 for p in seats}
+    reasons: Dict[int, str] = {}
+    moves = 0
+    started = time.monotonic()
+    while not engine.is_over():
+        p = engine.to_move
+        player = seats[p]
+        if spec.time_ms > 0 and asked[p] > 0:
+            banks[p] += spec.time_ms
+        asked[p] += 1
+        state = engine.to_state()
+        if spec.time_ms > 0:
+            given = banks[p] if player.manages_bank else move_budget_ms(banks[p])
+        else:
+            given = 0
+        t0 = time.monotonic()
+        try:
+            choice: object = player.choose(state, given, spec.depth)
+            error = ""
+        except Exception as exc:  # any failure of a player is its disqualification
+            choice = None
+            error = "player raised %s: %s" % (type(exc).__name__, exc)
+        used = (time.monotonic() - t0) * 1000.0
+        longest[p] = max(longest[p], used)
+        moves += 1
+        if spec.time_ms > 0:
+            banks[p] -= int(math.ceil(used))
+            if banks[p] < 0 and not error:
+                error = "timeout: answered after %.0f ms with %d ms in the bank" % (
+                    used, banks[p] + int(math.ceil(used)))
+        if not error:
+            error = _apply(engine, choice)
+        if error:
+            reasons[p] = error
+            engine.disqualify(p)
+        else:
+            depths[p].append(player.info.depth)
+            nodes[p] += player.info.nodes
+            thinking[p] += used
+    return _record(spec, engine, reasons, moves, longest, depths, nodes, thinking,
+                   time.monotonic() - started)
+
+
+def _apply(engine: Engine, choice: object) -> str:
+    """Play `choice` on the engine; "" when done, else why it is not a legal move."""
+    if not (isinstance(choice, tuple) and len(choice) in (2, 3)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in choice)):
+        return "player returned %r, not a move" % (choice,)
+    move = Move(*choice)
+    if not (0 <= move.x < engine.width and 0 <= move.y < engine.height
+            and 0 <= move.special < 32):
+        return "illegal move (%d, %d) special %d" % move
+    encoded = engine.encode_move(move)
+    if not engine.is_legal(encoded):
+        return "illegal move (%d, %d) special %d" % move
+    engine.make(encoded)
+    return ""
+
+
+def seat_points(scores: Sequence[int], disqualified: Sequence[bool]) -> List[float]:
+    """Each seat's points: the mean over the other seats of 1 (more stones), 1/2 (as many) or
+    0 (fewer); a disqualified seat has fewer than anybody, two disqualified seats tie."""
+    n = len(scores)
+    points: List[float] = []
+    for a in range(n):
+        total = 0.0
+        for b in range(n):
+            if a != b:
+                total += pair_result(scores[a], disqualified[a], scores[b], disqualified[b])
+        points.append(total / (n - 1) if n > 1 else 1.0)
+    return points
+
+
+def pair_result(score_a: int, out_a: bool, score_b: int, out_b: bool) -> float:
+    """1, 1/2 or 0: how seat a did against seat b."""
+    if out_a or out_b:
+        return 0.5 if out_a and out_b else (0.0 if out_a else 1.0)
+    if score_a > score_b:
+        return 1.0
+    return 0.5 if score_a == score_b else 0.0
+
+
+def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
+            longest: Dict[int, float], depths: Dict[int, List[int]], nodes: Dict[int, int],
+            thinking: Dict[int, float], seconds: float) -> Dict[str, Any]:
+    n = engine.players
+    scores = engine.scores()
+    out = [bool(engine.disqualified[p]) for p in range(1, n + 1)]
+    points = seat_points(scores, out)
+    seats = []
+    for p in range(1, n + 1):
+        alive_better = sum(1 for q in range(1, n + 1) if not out[q - 1]
+                           and scores[q - 1] > scores[p - 1])
+        seats.append({
+            "seat": p,
+            "player": spec.seats[p - 1],
+            "score": scores[p - 1],
+            "rank": None if out[p - 1] else alive_better + 1,
+            "points": points[p - 1],
+            "disqualified": reasons.get(p, "disqualified" if out[p - 1] else None),
+            "longest_move_ms": round(longest[p], 1),
+            "mean_depth": round(sum(depths[p]) / len(depths[p]), 2) if depths[p] else 0,
+            "moves": len(depths[p]),
+            "nodes": nodes[p],
+            "thinking_ms": round(thinking[p], 1),
+        })
+    return {"game": spec.number, "map": spec.map_name, "seed": spec.seed,
+            "time_ms": spec.time_ms, "depth": spec.depth, "moves": moves,
+            "seconds": round(seconds, 2), "seats": seats}
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+def pairwise(records: Sequence[Dict[str, Any]]) -> List[Tuple[str, str, float]]:
+    """(name a, name b, result of a) for every pair of seats of different names in a game."""
+    pairs: List[Tuple[str, str, float]] = []
+    for record in records:
+        seats = record["seats"]
+        for a, b in itertools.combinations(seats, 2):
+            if a["player"] != b["player"]:
+                pairs.append((a["player"], b["player"], pair_result(
+                    a["score"], a["disqualified"] is not None,
+                    b["score"], b["disqualified"] is not None)))
+    return pairs
+
+
+def elo_ratings(names: Sequence[str], pairs: Sequence[Tuple[str, str, float]]
+                ) -> Dict[str, Tuple[float, float]]:
+    """(Elo, half-width of the 95% interval) per name, mean rating 0.
+
+    A Bradley-Terry fit (minorization-maximization) of the pairwise results, with one virtual
+    draw between every two names; the interval is 1.96 standard errors from the Fisher
+    information of each name's games.
+    """
+    index = {name: i for i, name in enumerate(names)}
+    k = len(names)
+    wins = [[0.0] * k for _ in range(k)]
+    games = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                wins[i][j] += 0.5
+                games[i][j] += 1.0
+    for a, b, result in pairs:
+        i, j = index[a], index[b]
+        wins[i][j] += result
+        wins[j][i] += 1.0 - result
+        games[i][j] += 1.0
+        games[j][i] += 1.0
+    strength = [1.0] * k
+    for _ in range(2000):
+        changed = 0.0
+        for i in range(k):
+            total_wins = sum(wins[i])
+            denominator = sum(games[i][j] / (strength[i] + strength[j])
+                              for j in range(k) if j != i)
+            if denominator > 0 and total_wins > 0:
+                new = total_wins / denominator
+                changed = max(changed, abs(math.log(new / strength[i])))
+                strength[i] = new
+        mean_log = sum(math.log(s) for s in strength) / k
+        strength = [s / math.exp(mean_log) for s in strength]
+        if changed < 1e-10:
+            break
+    scale = 400.0 / math.log(10.0)
+    ratings: Dict[str, Tuple[float, float]] = {}
+    for name, i in index.items():
+        information = 0.0
+        for j in range(k):
+            if j != i:
+                p = strength[i] / (strength[i] + strength[j])
+                information += games[i][j] * p * (1.0 - p)
+        error = scale / math.sqrt(information) if information > 0 else float("inf")
+        ratings[name] = (scale * math.log(strength[i]), 1.96 * error)
+    return ratings
+
+
+def summarize(names: Sequence[str], records: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
+    """Per name: games (seats), score rate, first places, timeouts, disqualifications, Elo."""
+    ratings = elo_ratings(names, pairwise(records))
+    table: Dict[str, Any] = {}
+    for name in names:
+        seats = [s for r in records for s in r["seats"] if s["player"] == name]
+        timeouts = sum(1 for s in seats if s["disqualified"]
+                       and s["disqualified"].startswith("timeout"))
+        depth_values = [s["mean_depth"] for s in seats if s["mean_depth"]]
+        thinking = sum(s["thinking_ms"] for s in seats)
+        table[name] = {
+            "seats": len(seats),
+            "score_rate": sum(s["points"] for s in seats) / len(seats) if seats else 0.0,
+            "firsts": sum(1 for s in seats if s["rank"] == 1),
+            "timeouts": timeouts,
+            "disqualified": sum(1 for s in seats if s["disqualified"]) - timeouts,
+            "longest_move_ms": max((s["longest_move_ms"] for s in seats), default=0.0),
+            "mean_depth": round(sum(depth_values) / len(depth_values), 2)
+            if depth_values else 0,
+            "nodes_per_second": round(1000.0 * sum(s["nodes"] for s in seats) / thinking)
+            if thinking > 0 else 0,
+            "elo": round(ratings[name][0], 1),
+            "elo_95": round(ratings[name][1], 1),
+        }
+    return table
+
+
+def format_table(table: Dict[str, Any]) -> List[str]:
+    """The results as text lines, best score rate first."""
+    lines = ["%-10s %6s %7s %7s %14s %6s %4s %8s %6s %8s" % (
+        "player", "seats", "score", "firsts", "elo (95%)", "t/out", "dq", "max ms", "depth",
+        "nodes/s")]
+    for name, row in sorted(table.items(), key=lambda item: -item[1]["score_rate"]):
+        lines.append("%-10s %6d %6.1f%% %7d %7.0f +-%-4.0f %6d %4d %8.0f %6s %8d" % (
+            name, row["seats"], 100.0 * row["score_rate"], row["firsts"], row["elo"],
+            min(row["elo_95"], 9999.0), row["timeouts"], row["disqualified"],
+            row["longest_move_ms"], row["mean_depth"], row["nodes_per_second"]))
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------
+
+
+def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] = None
+              ) -> List[Dict[str, Any]]:
+    """Play all games, `jobs` at a time (1: in this process); records in game order."""
+    records: List[Dict[str, Any]] = []
+    started = time.monotonic()
+
+    def show() -> None:
+        if progress is not None:
+            done = len(records)
+            total = len(specs)
+            filled = 30 * done // total if total else 30
+            progress.write("\rtournament [%s%s] %d/%d games, %.0f s" % (
+                "#" * filled, "-" * (30 - filled), done, total, time.monotonic() - started))
+            progress.flush()
+
+    show()
+    results: Iterator[Dict[str, Any]]
+    if jobs <= 1:
+        results = (play_game(spec) for spec in specs)
+        for record in results:
+            records.append(record)
+            show()
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            for record in pool.imap_unordered(play_game, specs):
+                records.append(record)
+                show()
+    if progress is not None:
+        progress.write("\n")
+        progress.flush()
+    records.sort(key=lambda r: int(r["game"]))
+    return records
+
+
+def _load_maps(names: Sequence[str]) -> List[Tuple[str, str]]:
+    maps: List[Tuple[str, str]] = []
+    for name in names:
+        path = Path(name)
+        if not path.is_file() and (Path("maps") / name).is_file():
+            path = Path("maps") / name
+        text = decode_map_bytes(path.read_bytes())
+        try:
+            read_map(text)
+        except MapError as error:
+            raise error.with_source(str(path)) from None
+        maps.append((path.name, text))
+    return maps
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """`reversi-ref tournament`: play, print the table, write JSON when asked."""
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    map_names = [m.strip() for m in args.maps.split(",") if m.strip()]
+    problems = []
+    if len(set(names)) < 2:
+        problems.append("--players needs at least two different names")
+    unknown = [n for n in names if n not in player_registry.names()]
+    if unknown:
+        problems.append("unknown player %s (known: %s)" % (
+            ", ".join(unknown), ", ".join(player_registry.names())))
+    if len(set(names)) != len(names):
+        problems.append("--players names a player twice")
+    if not map_names:
+        problems.append("--maps names no map")
+    if args.games < 1 or args.jobs < 1 or args.time_ms < 0 or args.depth < 1:
+        problems.append("--games, --jobs and --depth must be at least 1, --time-ms at least 0")
+    if problems:
+        print("reversi-ref tournament: %s" % "; ".join(problems), file=sys.stderr)
+        return 2
+    try:
+        maps = _load_maps(map_names)
+    except OSError as error:
+        print("reversi-ref tournament: %s" % error, file=sys.stderr)
+        return 1
+    except MapError as error:
+        print("reversi-ref tournament: %s" % error, file=sys.stderr)
+        return 1
+    seed = args.seed if args.seed is not None else random.randrange(1 << 20)
+    specs = schedule(maps, names, args.games, seed, args.time_ms, args.depth)
+    records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
+    table = summarize(names, records)
+    control = ("%d ms per move (bank)" % args.time_ms if args.time_ms
+               else "depth %d, no time limit" % args.depth)
+    print("%d games on %s; %s; seed %d" % (len(records), ", ".join(m for m, _ in maps),
+                                           control, seed))
+    for line in format_table(table):
+        print(line)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"players": names, "maps": [m for m, _ in maps], "seed": seed,
+                       "time_ms": args.time_ms, "depth": args.depth, "table": table,
+                       "games": records}, handle, indent=1)
+            handle.write("\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `tournament` subcommand."""
+    parser = subparsers.add_parser(
+        "tournament", help="self-play between players with score rates and Elo",
+        description="Play games between registered players on the given maps, in parallel, "
+                    "and print score rates and Elo ratings.")
+    parser.add_argument("--maps", required=True, metavar="M1,M2",
+                        help="comma-separated map files (a bare name is also looked up in "
+                             "maps/)")
+    parser.add_argument("--players", required=True, metavar="A,B,...",
+                        help="comma-separated player names (known: %s)"
+                             % ", ".join(player_registry.names()))
+    parser.add_argument("--games", type=int, default=10, metavar="N",
+                        help="games per map (default 10)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="games played at once, in separate processes (default 1)")
+    parser.add_argument("--time-ms", type=int, default=0, metavar="T",
+                        help="time per move in ms, banked as on the server (default 0: no "
+                             "limit, use --depth)")
+    parser.add_argument("--depth", type=int, default=2, metavar="D",
+                        help="depth limit when there is no time limit (default 2)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed for the players (default: random, printed)")
+    parser.add_argument("--json", metavar="FILE", help="write every game and the table as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run_tournament)
+

@@ -1,0 +1,101 @@
+"""Helpers shared by the hand-worked rule tests: small inline maps and expected boards as text.
+
+Positions are written the way a map file writes them, one row per line, cells separated by
+spaces.  A test builds its map with `map_text`, sets up the position with `make_state` and
+compares `state.rows()` with `board(...)` of the board it worked out by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from reversi_ref import parse_map
+from reversi_ref.state import GameState, Move
+
+
+def board(text: str) -> List[str]:
+    """The rows of a board written as text, in the form `GameState.rows()` returns them.
+
+    Blank lines and the indentation of a triple-quoted string do not matter; cells may be
+    separated by any amount of whitespace.
+    """
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def map_text(cells: str, players: int = 2, overrides: int = 0, bombs: int = 0,
+             strength: int = 0, transitions: Iterable[str] = ()) -> str:
+    """A whole map file: header from the arguments, size from the rows of `cells`.
+
+    Each transition is written as in a map file, e.g. `"0 0 6 <-> 4 0 2"`.
+    """
+    rows = board(cells)
+    width = len(rows[0].split()) if rows else 0
+    lines = [str(players), str(overrides), "%d %d" % (bombs, strength),
+             "%d %d" % (len(rows), width)]
+    lines.extend(rows)
+    lines.extend(transitions)
+    return "\n".join(lines) + "\n"
+
+
+def make_state(cells: str, players: int = 2, overrides: int = 0, bombs: int = 0,
+               strength: int = 0, transitions: Iterable[str] = (),
+               to_move: Optional[int] = None, phase: Optional[str] = None,
+               overrides_per_player: Optional[Sequence[int]] = None,
+               bombs_per_player: Optional[Sequence[int]] = None,
+               disqualified: Iterable[int] = ()) -> GameState:
+    """Parse an inline map and then set up the position the test needs.
+
+    Without `to_move` and `phase` the state is exactly what `parse_map` returns.  Counts per
+    player (`overrides_per_player`, `bombs_per_player`, index 0 = player 1) replace the map's.
+    """
+    state = parse_map(map_text(cells, players, overrides, bombs, strength, transitions))
+    changes: Dict[str, Any] = {}
+    if to_move is not None:
+        changes["to_move"] = to_move
+    if phase is not None:
+        changes["phase"] = phase
+    if overrides_per_player is not None:
+        changes["overrides"] = tuple(overrides_per_player)
+    if bombs_per_player is not None:
+        changes["bombs"] = tuple(bombs_per_player)
+    dq = frozenset(disqualified)
+    if dq:
+        changes["disqualified"] = dq
+    return dataclasses.replace(state, **changes)
+
+
+def with_board(state: GameState, cells: str) -> GameState:
+    """The same state with its board replaced by `cells` (rows of the same size)."""
+    rows = board(cells)
+    flat = tuple(c for row in rows for c in row.split())
+    if len(rows) != state.height or len(flat) != state.height * state.width:
+        raise ValueError("board text does not match the map's size")
+    return dataclasses.replace(state, board=flat)
+
+
+def build(cells: str, to_move: int = 1, players: int = 2, overrides: int = 0,
+          bombs: int = 0, strength: int = 0, transitions: Iterable[str] = (),
+          overrides_per_player: Optional[Sequence[int]] = None,
+          bombs_per_player: Optional[Sequence[int]] = None,
+          disqualified: Iterable[int] = ()) -> GameState:
+    """A phase-1 position with `to_move` to move, whatever parse_map decided."""
+    return make_state(cells, players=players, overrides=overrides, bombs=bombs,
+                      strength=strength, transitions=transitions, to_move=to_move,
+                      phase="build", overrides_per_player=overrides_per_player,
+                      bombs_per_player=bombs_per_player, disqualified=disqualified)
+
+
+def bombing(cells: str, to_move: int = 1, players: int = 2, bombs: int = 1,
+            strength: int = 0, transitions: Iterable[str] = (),
+            bombs_per_player: Optional[Sequence[int]] = None,
+            disqualified: Iterable[int] = ()) -> GameState:
+    """A phase-2 position with `to_move` to move, whatever parse_map decided."""
+    return make_state(cells, players=players, bombs=bombs, strength=strength,
+                      transitions=transitions, to_move=to_move, phase="bomb",
+                      bombs_per_player=bombs_per_player, disqualified=disqualified)
+
+
+def targets(moves: Iterable[Move]) -> List[Tuple[int, int]]:
+    """The sorted distinct (x, y) targets of a list of moves."""
+    return sorted({(move.x, move.y) for move in moves})

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Run the test suite under this Python and under PyPy, installing pytest where it is missing.
+
+    python3 tests/run.py [--interpreter PATH]... [pytest arguments]...
+
+By default the suite runs under the interpreter running this script and then under `pypy3` when
+it is on PATH.  An interpreter that cannot import pytest and hypothesis gets them installed:
+first into a venv in `.venv-test/<implementation>-<version>`, else with `pip install --target`
+into `.venv-test/<implementation>-<version>-site`; when neither works the script says what to
+install.  Every other argument goes to pytest unchanged (`-m slow`, `-k walking`, `-x`, ...).
+
+Prints pytest's closing summary line per interpreter and exits non-zero if any run failed.
+Pytest's exit code 5 (no tests collected) counts as a failure for the default suite (a suite
+that collects nothing is broken) but not when arguments were given (the selection was empty).
+Needs only the standard library, so it runs on a fresh machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parents[1]
+VENVS = ROOT / ".venv-test"
+REQUIREMENTS = ["pytest", "hypothesis"]
+CHECK_IMPORTS = "import pytest, hypothesis"
+
+PYTEST_NO_TESTS_COLLECTED = 5
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_SUMMARY = re.compile(r"^=*\s*(?P<text>.*\b(?:passed|failed|errors?|skipped|deselected|xfailed|"
+                      r"xpassed|no tests ran)\b.*\bin [0-9.]+s\b.*?)\s*=*$")
+
+
+class Interpreter(NamedTuple):
+    """An interpreter to test under, as `implementation version (path)`."""
+
+    path: str
+    implementation: str  # "CPython", "PyPy"
+    version: str         # "3.11.7"
+
+    @property
+    def label(self) -> str:
+        """How the report names it."""
+        return "%s %s (%s)" % (self.implementation, self.version, self.path)
+
+    @property
+    def slug(self) -> str:
+        """Directory name for its test environment, e.g. pypy-3.9."""
+        return "%s-%s" % (self.implementation.lower(), ".".join(self.version.split(".")[:2]))
+
+
+class Outcome(NamedTuple):
+    """How one interpreter's run went."""
+
+    interpreter: str
+    ok: bool
+    summary: str
+
+
+class SetupError(Exception):
+    """No way found to run pytest under an interpreter; the message says what to install."""
+
+
+# --- running commands ---------------------------------------------------------------------------
+
+def run_quietly(command: Sequence[str], env: Optional[Dict[str, str]] = None) -> Tuple[bool, str]:
+    """Run a command, returning (succeeded, its output)."""
+    try:
+        done = subprocess.run(list(command), cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+    except OSError as error:
+        return False, str(error)
+    return done.returncode == 0, done.stdout
+
+
+def environment(extra_path: Optional[Path] = None) -> Dict[str, str]:
+    """The environment for a test run: the repository (and `extra_path`) on PYTHONPATH."""
+    env = dict(os.environ)
+    paths = [str(ROOT)] + ([str(extra_path)] if extra_path else [])
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def describe(path: str) -> Interpreter:
+    """Ask an interpreter for its implementation and version."""
+    ok, output = run_quietly([path, "-c", "import platform; print(platform.python_implementation()"
+                                          " + ' ' + platform.python_version())"])
+    words = output.split()
+    if not ok or len(words) != 2:
+        raise SetupError("cannot run %s: %s" % (path, output.strip() or "no output"))
+    return Interpreter(path, words[0], words[1])
+
+
+# --- getting pytest and hypothesis --------------------------------------------------------------
+
+def venv_python(venv: Path) -> Path:
+    """The interpreter inside a venv."""
+    if os.name == "nt":
+        return venv / "Scripts" / "python.exe"
+    return venv / "bin" / "python"
+
+
+def can_import(python: str, extra_path: Optional[Path] = None) -> bool:
+    """Whether `python` can import pytest and hypothesis."""
+    return run_quietly([python, "-c", CHECK_IMPORTS], environment(extra_path))[0]
+
+
+def pip_install(python: str, extra: Sequence[str] = ()) -> Tuple[bool, str]:
+    """pip-install the requirements with `python -m pip`."""
+    message = "tests/run.py: installing %s with %s -m pip %s" % (
+        " ".join(REQUIREMENTS), python, " ".join(extra))
+    print(message.rstrip(), flush=True)
+    return run_quietly([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+                       + list(extra) + REQUIREMENTS)
+
+
+def try_venv(interpreter: Interpreter, notes: List[str]) -> Optional[str]:
+    """A venv python with the requirements, made or repaired as needed; None if impossible."""
+    venv = VENVS / interpreter.slug
+    python = venv_python(venv)
+    if python.exists() and can_import(str(python)):
+        return str(python)
+    if python.exists() and not run_quietly([str(python), "-m", "pip", "--version"])[0]:
+        shutil.rmtree(str(venv))  # a venv without pip, left by an earlier failed attempt
+    if not python.exists():
+        print("tests/run.py: creating %s" % venv.relative_to(ROOT), flush=True)
+        ok, output = run_quietly([interpreter.path, "-m", "venv", str(venv)])
+        if not ok:
+            notes.append("`%s -m venv` failed: %s" % (interpreter.path, last_line(output)))
+            shutil.rmtree(str(venv), ignore_errors=True)
+            return None
+    ok, output = pip_install(str(python))
+    if ok and can_import(str(python)):
+        return str(python)
+    notes.append("pip install in %s failed: %s" % (venv.relative_to(ROOT), last_line(output)))
+    return None
+
+
+def try_target(interpreter: Interpreter, notes: List[str]) -> Optional[Path]:
+    """A `pip install --target` directory with the requirements; None if impossible."""
+    target = VENVS / (interpreter.slug + "-site")
+    if target.is_dir() and can_import(interpreter.path, target):
+        return target
+    ok, output = pip_install(interpreter.path, ["--target", str(target), "--upgrade"])
+    if ok and can_import(interpreter.path, target):
+        return target
+    notes.append("`%s -m pip install --target` failed: %s" % (interpreter.path, last_line(output)))
+    return None
+
+
+def install_advice(interpreter: Interpreter) -> str:
+    """What a user should install to let this script work for `interpreter`."""
+    if interpreter.implementation == "PyPy":
+        return ("install PyPy's venv module (Debian/Ubuntu: apt-get install pypy3-venv), or "
+                "install pytest and hypothesis for %s yourself" % interpreter.path)
+    return ("install the venv module (Debian/Ubuntu: apt-get install python3-venv), or pytest "
+            "and hypothesis themselves (apt-get install python3-pytest python3-hypothesis, or "
+            "%s -m pip install pytest hypothesis)" % interpreter.path)
+
+
+def provision(interpreter: Interpreter) -> Tuple[str, Optional[Path], str]:
+    """(python to run pytest with, extra PYTHONPATH entry, where pytest comes from)."""
+    if can_import(interpreter.path):
+        return interpreter.path, None, "its own site-packages"
+    notes: List[str] = []
+    python = try_venv(interpreter, notes)
+    if python:
+        return python, None, str(Path(python).parent.parent.relative_to(ROOT))
+    target = try_target(interpreter, notes)
+    if target:
+        return interpreter.path, target, str(target.relative_to(ROOT))
+    raise SetupError("cannot get pytest and hypothesis for %s:\n  %s\n  To fix: %s"
+                     % (interpreter.label, "\n  ".join(notes), install_advice(interpreter)))
+
+
+def last_line(output: str) -> str:
+    """The last non-empty line of a command's output, for a one-line report."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+# --- running pytest -----------------------------------------------------------------------------
+
+def summary_line(output: str) -> str:
+    """pytest's closing summary line ("3 passed, 1 skipped in 0.52s"), or a stand-in."""
+    for line in reversed(_ANSI.sub("", output).splitlines()):
+        match = _SUMMARY.match(line.strip())
+        if match:
+            return match.group("text")
+    return "(no pytest summary line)"
+
+
+def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str]) -> Tuple[int, str]:
+    """Run pytest, echoing its output as it comes; return (exit code, summary line)."""
+    command = [python, "-m", "pytest"] + pytest_args
+    process = subprocess.Popen(command, cwd=str(ROOT), env=environment(extra_path),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if process.stdout is None:  # cannot happen with stdout=PIPE; narrows the type
+        raise RuntimeError("no pipe from pytest")
+    pipe = process.stdout.fileno()
+    tail = b""
+    try:
+        while True:
+            chunk = os.read(pipe, 65536)  # whatever is there, so progress shows live
+            if not chunk:
+                break
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+            tail = (tail + chunk)[-65536:]
+        process.stdout.close()
+        code = process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        process.wait()
+        raise
+    return code, summary_line(tail.decode("utf-8", errors="replace"))
+
+
+def is_selection(arg: str) -> bool:
+    """Whether a pytest argument narrows which tests run (a path, node id, -m, -k, ...)."""
+    return not arg.startswith("-") or arg.startswith(
+        ("-m", "-k", "--deselect", "--ignore", "--lf", "--last-failed"))
+
+
+def judge(code: int, selected: bool) -> Tuple[bool, str]:
+    """Whether a pytest exit code is a pass, and a word for it."""
+    if code == 0:
+        return True, "ok"
+    if code == PYTEST_NO_TESTS_COLLECTED:
+        if selected:
+            return True, "ok (no tests selected)"
+        return False, "FAILED (no tests collected)"
+    return False, "FAILED (pytest exit code %d)" % code
+
+
+# --- choosing interpreters ----------------------------------------------------------------------
+
+def default_interpreters() -> Tuple[List[str], List[str]]:
+    """(interpreters to use, notes): this Python, then pypy3 if on PATH and different."""
+    paths = [sys.executable]
+    notes: List[str] = []
+    pypy = shutil.which("pypy3")
+    if pypy is None:
+        notes.append("pypy3: not on PATH, not run (Debian/Ubuntu: apt-get install pypy3 "
+                     "pypy3-venv)")
+    elif os.path.realpath(pypy) != os.path.realpath(sys.executable):
+        paths.append(pypy)
+    return paths, notes
+
+
+def parse_arguments(argv: List[str]) -> Tuple[List[str], List[str]]:
+    """(interpreter paths or [], the arguments for pytest)."""
+    parser = argparse.ArgumentParser(
+        prog="tests/run.py", allow_abbrev=False,
+        description="Run the tests under this Python and pypy3; other arguments go to pytest.")
+    parser.add_argument("--interpreter", action="append", default=[], metavar="PATH",
+                        help="run under this interpreter only (repeatable)")
+    ours, pytest_args = parser.parse_known_args(argv)
+    interpreters: List[str] = ours.interpreter
+    return interpreters, pytest_args
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the suite under each interpreter; 0 when every run passed."""
+    chosen, pytest_args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    paths, notes = (chosen, []) if chosen else default_interpreters()
+    if sys.stdout.isatty() and not any(arg.startswith("--color") for arg in pytest_args):
+        pytest_args = ["--color=yes"] + pytest_args
+    selected = any(is_selection(arg) for arg in pytest_args)
+    outcomes: List[Outcome] = []
+    for path in paths:
+        try:
+            interpreter = describe(path)
+            python, extra_path, origin = provision(interpreter)
+        except SetupError as error:
+            print("tests/run.py: %s" % error, flush=True)
+            outcomes.append(Outcome(path, False, "NOT RUN (setup failed, see above)"))
+            continue
+        print("\n==== tests/run.py: %s, pytest from %s ====" % (interpreter.label, origin),
+              flush=True)
+        code, summary = run_pytest(python, extra_path, pytest_args)
+        ok, verdict = judge(code, selected)
+        outcomes.append(Outcome(interpreter.label, ok, "%s: %s" % (verdict, summary)))
+    print("\n==== tests/run.py summary ====")
+    for outcome in outcomes:
+        print("%s  %s" % (outcome.interpreter, outcome.summary))
+    for note in notes:
+        print(note)
+    failed = [outcome for outcome in outcomes if not outcome.ok]
+    print("all %d interpreter runs passed" % len(outcomes) if not failed
+          else "%d of %d interpreter runs FAILED" % (len(failed), len(outcomes)))
+    return 1 if failed or not outcomes else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\ntests/run.py: interrupted", file=sys.stderr)
+        sys.exit(130)

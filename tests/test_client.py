@@ -1,0 +1,336 @@
+"""Tests of the competition client (`reversi-ref client`), RULES.md 8, against scripted servers.
+
+Each fake server is a thread on 127.0.0.1, port 0, with timeouts on every socket; it plays a
+hand-written script and the client runs in the test's thread.  Positions are on the 4x4
+Othello start below, whose moves are worked out by hand in each test.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from typing import Any, Callable, List, Optional
+
+import pytest
+
+from helpers import map_text
+from reversi_ref.cli import main
+from reversi_ref.client import Client, move_budget_ms, parse_server
+from reversi_ref.players import Player, SearchInfo
+from reversi_ref.protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group,
+                                  MapText, Message, MoveAnnouncement, MoveAnswer, MoveRequest,
+                                  PlayerNumber, encode)
+from reversi_ref.state import GameState, Move
+
+TIMEOUT = 10.0
+# Player 1 may open with (2, 0), (3, 1), (0, 2) or (1, 3), each capturing one stone.
+SQUARE = map_text("""
+    0 0 0 0
+    0 1 2 0
+    0 2 1 0
+    0 0 0 0
+""").encode()
+
+
+class FakeServer:
+    """A one-client server in a thread that runs `script(self)` after reading message 1."""
+
+    def __init__(self, script: Callable[["FakeServer"], None]) -> None:
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.listener.settimeout(TIMEOUT)
+        self.port = self.listener.getsockname()[1]
+        self.script = script
+        self.conn: Optional[socket.socket] = None
+        self.decoder = Decoder()
+        self.received: List[Message] = []
+        self.queue: List[Message] = []
+        self.error: List[BaseException] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    @property
+    def address(self) -> str:
+        return "127.0.0.1:%d" % self.port
+
+    def _run(self) -> None:
+        try:
+            self.conn, _ = self.listener.accept()
+            self.conn.settimeout(TIMEOUT)
+            self.read()
+            self.script(self)
+        except BaseException as error:  # reported by finish()
+            self.error.append(error)
+        finally:
+            if self.conn is not None:
+                self.conn.close()
+            self.listener.close()
+
+    def send(self, *messages: Message) -> None:
+        assert self.conn is not None
+        self.conn.sendall(b"".join(encode(m) for m in messages))
+
+    def read(self) -> Message:
+        """The next message from the client."""
+        assert self.conn is not None
+        while len(self.queue) == 0:
+            data = self.conn.recv(4096)
+            assert data, "client closed the connection"
+            self.queue.extend(self.decoder.feed(data))
+        message = self.queue.pop(0)
+        self.received.append(message)
+        return message
+
+    def finish(self) -> None:
+        self.thread.join(TIMEOUT)
+        assert not self.thread.is_alive()
+        assert not self.error, self.error
+
+
+def run(address: str, *extra: str) -> int:
+    """Run `reversi-ref client` against `address`; its exit code."""
+    return main(["client", "--server", address, "--timeout", str(TIMEOUT), "--seed", "1"]
+                + list(extra))
+
+
+# --------------------------------------------------------------------------- pure helpers
+
+
+@pytest.mark.parametrize("bank,budget", [(0, 0), (1000, 500), (10000, 5000), (500, 200),
+                                         (400, 100), (250, 1)])
+def test_move_budget_keeps_a_safety_margin(bank: int, budget: int) -> None:
+    """RULES.md 8: the time field is the whole bank; we use half, and never its last 300 ms."""
+    assert move_budget_ms(bank) == budget
+
+
+def test_parse_server_address() -> None:
+    """`--server HOST:PORT`."""
+    assert parse_server("localhost:7777") == ("localhost", 7777)
+    for bad in ("7777", "host:", ":80", "host:abc", "host:70000"):
+        with pytest.raises(ValueError, match="HOST:PORT"):
+            parse_server(bad)
+
+
+# --------------------------------------------------------------------------- whole runs
+
+
+def test_plays_announced_moves_and_answers_from_the_new_state(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 3 and 8: after player 1's (2, 0) player 2 can take (1, 0), (3, 0) or (3, 2),
+    one stone each; greedy answers the first, (1, 0)."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(2), MoveAnnouncement(2, 0, 0, 1),
+                    MoveRequest(0, 1))
+        assert server.read() == MoveAnswer(1, 0, 0)
+        server.send(MoveAnnouncement(1, 0, 0, 2), EndOfPhase1(), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--player", "greedy") == 0
+    server.finish()
+    assert server.received[0] == Group(1)
+    out = capsys.readouterr().out
+    assert "move 1: (1, 0) depth 1, 3 nodes" in out
+    assert "1. player 1: 3 stones\n1. player 2: 3 stones  <- us" in out
+
+
+def test_follows_disqualifications(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 6: a disqualified player is left out of the ranking; the game goes on."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), Disqualification(2), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--group", "42") == 0
+    server.finish()
+    assert server.received[0] == Group(42)
+    out = capsys.readouterr().out
+    assert "1. player 1: 2 stones  <- us" in out
+    assert "-  player 2: disqualified" in out
+
+
+def test_being_disqualified_still_ends_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 6: our own disqualification is logged; we still wait for 9 and exit 0."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 1))
+        server.read()
+        server.send(Disqualification(1), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address) == 0
+    server.finish()
+    out = capsys.readouterr().out
+    assert "player 1 disqualified (that is us)" in out
+    assert "-  player 1: disqualified  <- us" in out
+
+
+def test_disagreement_with_the_server_is_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    """An announcement our rules call illegal (player 2 on (0, 0), capturing nothing, out of
+    turn) is logged and followed; the client still answers and ends cleanly."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveAnnouncement(0, 0, 0, 2),
+                    MoveRequest(0, 1))
+        assert server.read() == MoveAnswer(2, 0, 0)
+        server.send(EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--player", "greedy") == 0
+    server.finish()
+    out = capsys.readouterr().out
+    assert "warning: player 2 moved but we expected 1" in out
+    assert "warning: announced move (0, 0) special 0 of player 2 is illegal for us" in out
+    assert "warning: the server ended the game" in out
+
+
+def test_request_out_of_turn_is_answered(capsys: pytest.CaptureFixture[str]) -> None:
+    """When the server asks us though we think player 1 moves, we follow the server: player 2
+    may open with (1, 0), (0, 1), (3, 2) or (2, 3); greedy takes (1, 0)."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(2), MoveRequest(0, 1))
+        assert server.read() == MoveAnswer(1, 0, 0)
+        server.send(EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--player", "greedy") == 0
+    server.finish()
+    assert "warning: the server asks us (player 2) but we think player 1 moves" in (
+        capsys.readouterr().out)
+
+
+class Recording(Player):
+    """Records the time and depth it was given and plays the first legal move."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: List[Any] = []
+        self.prepared = 0
+
+    def prepare(self, state: GameState) -> None:
+        self.prepared += 1
+
+    def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
+        self.calls.append((time_ms, depth))
+        self.info = SearchInfo(depth, 1)
+        return Move(2, 0) if state.to_move == 1 else Move(1, 0)
+
+
+def test_player_gets_part_of_the_bank_or_the_depth() -> None:
+    """RULES.md 8: with a bank of 3000 ms the player gets 1500 ms (a player that manages the
+    bank itself gets all 3000); with time 0 it gets no limit (0) and the request's depth."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(3000, 1))
+        server.read()
+        server.send(MoveAnnouncement(2, 0, 0, 1), MoveAnnouncement(1, 0, 0, 2),
+                    MoveRequest(0, 4))
+        server.read()
+        server.send(EndOfGame())
+
+    server = FakeServer(script)
+    player = Recording()
+    Client(player, timeout=TIMEOUT).run("127.0.0.1", server.port)
+    server.finish()
+    assert player.calls == [(1500, 1), (0, 4)]
+    assert player.prepared == 1
+
+    server = FakeServer(script)
+    planner = Recording()
+    planner.manages_bank = True
+    Client(planner, timeout=TIMEOUT).run("127.0.0.1", server.port)
+    server.finish()
+    assert planner.calls == [(3000, 1), (0, 4)]
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_server_disconnecting_mid_game_is_a_clean_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A server that drops the connection mid-game: one-line error, exit 1, no traceback."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 1))
+        server.read()
+
+    server = FakeServer(script)
+    assert run(server.address) == 1
+    server.finish()
+    err = capsys.readouterr().err
+    assert err == ("reversi-ref client: the server closed the connection before the end of "
+                   "the game\n")
+
+
+def test_server_disconnecting_inside_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """A connection dropped in the middle of a message names the truncated message."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1))
+        assert server.conn is not None
+        server.conn.sendall(encode(MoveRequest(0, 1))[:7])
+
+    server = FakeServer(script)
+    assert run(server.address) == 1
+    server.finish()
+    err = capsys.readouterr().err
+    assert "truncated payload of message type 4 (move request)" in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("data,reason", [
+    (b"\x2a\x00\x00\x00\x00", "unknown message type 42"),
+    (b"\x04\x00\x00\x00\x02\x00\x00", "type 4 (move request) must have payload length 5"),
+    (encode(MoveAnswer(1, 1, 0)), "unexpected message type 5 (move) from the server"),
+    (encode(MapText(b"2\n0\n0 0\n1 1\nq\n")), "the server's map is invalid"),
+])
+def test_malformed_message_is_a_clean_error(capsys: pytest.CaptureFixture[str], data: bytes,
+                                            reason: str) -> None:
+    """RULES.md 8: a malformed or unexpected message ends the run: one line, exit 1."""
+    def script(server: FakeServer) -> None:
+        assert server.conn is not None
+        server.conn.sendall(data)
+        server.conn.settimeout(TIMEOUT)
+        try:
+            server.conn.recv(1)
+        except OSError:
+            pass
+
+    server = FakeServer(script)
+    assert run(server.address) == 1
+    server.finish()
+    err = capsys.readouterr().err
+    assert "malformed message from the server" in err and reason in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_connection_refused_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """No server listening: one-line error, exit 1."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    assert run("127.0.0.1:%d" % port) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("reversi-ref client: ") and len(err.splitlines()) == 1
+
+
+def test_silent_server_times_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every wait has a limit: a server silent for --timeout seconds ends the run."""
+    done = threading.Event()
+
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1))
+        done.wait(TIMEOUT)
+
+    server = FakeServer(script)
+    code = main(["client", "--server", server.address, "--timeout", "0.3"])
+    done.set()
+    server.finish()
+    assert code == 1
+    assert "the server sent nothing for 0.3 s" in capsys.readouterr().err
+
+
+def test_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad --server, --player or --group: one-line error, exit 1."""
+    assert main(["client", "--server", "nowhere"]) == 1
+    assert main(["client", "--player", "wizard"]) == 1
+    assert main(["client", "--group", "300"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and "unknown player 'wizard'" in err[1]

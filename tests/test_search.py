@@ -1,0 +1,190 @@
+"""Tests of the search players (`search`, `brs`, `mcts`) on hand-made positions.
+
+Every expected move is worked out by hand in the docstring, from RULES.md 3-5 and 7; the
+positions are single rows split by holes, so that only east-west lines capture.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from helpers import bombing, build
+from reversi_ref import Move, legal_moves, play
+from reversi_ref.players import get
+from reversi_ref.players.greedy import GreedyPlayer
+from reversi_ref.players.mcts import MctsPlayer
+from reversi_ref.players.search import SearchPlayer
+from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+
+# Player 1 to move has two moves (RULES.md 3):
+# - (0, 0) captures the 2 at (1, 0); then player 2 has no move (its only stones are in the
+#   right segment, where (10, 0) walks onto its own stone), player 1 plays (10, 0) capturing
+#   two more, and nobody can move: 9 to 0, player 1 wins (RULES.md 4, 7);
+# - (10, 0) captures two (what greedy takes); then player 2 plays (5, 0), capturing
+#   (2..4, 0) against its stone at (1, 0), and nobody can move: player 1 has 4, player 2 5.
+TRAP = "0 2 1 1 1 0 - 1 2 2 0"
+
+# Material only: 100 points per stone against the average opponent (no leader weighting).
+MATERIAL_ONLY = replace(
+    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
+    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
+    bomb_per_cell=0)
+
+# Three players (RULES.md 3-4).  Segments, left to right:
+#   x0..4   "0 2 1 1 0": player 2 threatens (4, 0), capturing two of player 1's stones;
+#   x6..10  "0 3 1 1 0": player 3 threatens (10, 0), capturing two;
+#   x12..17 "0 2 1 1 1 0": player 2 threatens (17, 0), capturing three;
+#   x19..21 "3 2 0": player 3 can always play (21, 0), capturing one stone of player 2.
+# Player 1 can only play the left end of a threat segment, capturing the 2 or 3 there and
+# removing that threat.  Counts: player 1 has 7, player 2 3, player 3 2.  Material value
+# V = 100 * (s1 - (s2 + s3) / 2).
+# Paranoid to depth 3 (player 1, 2, 3 each move once):
+#   (0, 0):  9/2/2 -> 2 takes three (6/6/2) -> 3 takes two (4/6/5): V = -150 (3's best);
+#   (6, 0):  9/3/1 -> 2 takes three (6/7/1) -> 3 only the last segment (6/6/3): V = 150,
+#            2 taking two instead gives 300, so 2 takes three: V = 150;
+#   (12, 0): 9/2/2 -> 2 takes two (7/5/2) -> 3 takes two (5/5/5): V = 0.
+#   Paranoid plays (6, 0).
+# Best-reply to depth 2 (player 1, then the one most harmful reply of 2 or 3):
+#   (0, 0):  replies 6/6/2 = 200, 7/2/5 = 350, 9/1/4 = 650: V = 200;
+#   (6, 0):  replies 7/6/1 = 350, 6/7/1 = 200, 9/2/3 = 650: V = 200;
+#   (12, 0): replies 7/5/2 = 350, 7/2/5 = 350, 9/1/4 = 650: V = 350.
+#   Best-reply plays (12, 0).
+THREATS = "0 2 1 1 0 - 0 3 1 1 0 - 0 2 1 1 1 0 - 3 2 0"
+
+
+def test_greedy_falls_into_the_trap() -> None:
+    """RULES.md 3: greedy takes the two stones at (10, 0), which the trap is built on."""
+    assert GreedyPlayer().choose(build(TRAP), 0, 1) == Move(10, 0)
+
+
+def test_trap_loses_after_the_greedy_move() -> None:
+    """RULES.md 3, 4, 7: the hand-worked line after (10, 0) ends 4 to 5."""
+    state = play(play(build(TRAP), Move(10, 0)), Move(5, 0))
+    assert state.phase == "over"
+    assert state.board.count("1") == 4 and state.board.count("2") == 5
+
+
+def test_search_finds_the_forced_win() -> None:
+    """RULES.md 3, 4, 7: paranoid search to depth 2 plays the winning (0, 0)."""
+    player = SearchPlayer(PARANOID)
+    assert player.choose(build(TRAP), 0, 2) == Move(0, 0)
+    assert player.info.depth == 2
+
+
+def test_best_reply_search_finds_the_forced_win() -> None:
+    """RULES.md 3, 4, 7: best-reply search to depth 2 plays the winning (0, 0)."""
+    assert SearchPlayer(BRS).choose(build(TRAP), 0, 2) == Move(0, 0)
+
+
+def test_mcts_finds_the_forced_win() -> None:
+    """RULES.md 3, 4, 7: MCTS with 500 iterations prefers the winning (0, 0)."""
+    assert MctsPlayer(random.Random(5)).choose(build(TRAP), 0, 5) == Move(0, 0)
+
+
+def test_paranoid_assumes_every_opponent_strikes_in_turn() -> None:
+    """RULES.md 3-4: paranoid to depth 3 plays (6, 0) (hand-worked values above)."""
+    state = build(THREATS, players=3)
+    assert SearchPlayer(PARANOID, config=MATERIAL_ONLY).choose(state, 0, 3) == Move(6, 0)
+
+
+def test_best_reply_assumes_only_the_strongest_reply() -> None:
+    """RULES.md 3-4: best-reply search to depth 2 plays (12, 0) (hand-worked values above)."""
+    state = build(THREATS, players=3)
+    assert SearchPlayer(BRS, config=MATERIAL_ONLY).choose(state, 0, 2) == Move(12, 0)
+
+
+def test_bomb_goes_to_the_player_just_above() -> None:
+    """RULES.md 5, 7: player 1 (5 stones) is second behind player 2 (6) and far ahead of
+    player 3 (1); a strength-0 bomb on a stone of player 2 draws level for first place,
+    anything else changes no place."""
+    state = bombing("3 1 1 1 1 1 2 2 2 2 2 2", players=3, bombs_per_player=[1, 0, 0])
+    move = SearchPlayer(PARANOID).choose(state, 0, 1)
+    assert state.cell(move.x, move.y) == "2"
+
+
+def test_bomb_spares_own_stones_when_leading() -> None:
+    """RULES.md 5, 7: player 1 leads 4 to 3; bombing player 2 (strength 0) widens the lead,
+    so the target holds a 2."""
+    state = bombing("1 1 1 1 0 2 2 2", bombs_per_player=[1, 1])
+    move = SearchPlayer(BRS).choose(state, 0, 1)
+    assert state.cell(move.x, move.y) == "2"
+
+
+# Player 1's only moves are the bonus tile (2, 0) with special 20 or 21 (capturing (1, 0));
+# afterwards player 2 can still play (0, 2), so the game goes on in phase 1 (RULES.md 3-4).
+BONUS = "1 2 b 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n0 1 2 - 0 0 0 0 0"
+
+
+def test_bonus_choice_follows_the_bomb_value() -> None:
+    """RULES.md 3: a bomb of strength 4 blasts up to 81 cells (here all 26 non-hole cells,
+    40 points each in the default config) and is worth more than one override stone (350 to
+    600 points), so the search takes special 20."""
+    state = build(BONUS, bombs=0, strength=4)
+    assert sorted(legal_moves(state)) == [Move(2, 0, 20), Move(2, 0, 21)]
+    assert SearchPlayer(PARANOID).choose(state, 0, 1) == Move(2, 0, 20)
+
+
+def test_bonus_choice_prefers_override_for_a_weak_bomb() -> None:
+    """RULES.md 3: with strength 0 a bomb removes one cell (40 points) and an override stone
+    is worth more, so the search takes special 21."""
+    state = build(BONUS, bombs=0, strength=0)
+    assert SearchPlayer(PARANOID).choose(state, 0, 1) == Move(2, 0, 21)
+
+
+def test_choice_tile_swaps_with_the_leader() -> None:
+    """RULES.md 3, 7: player 1 plays the choice tile (6, 0), capturing (5, 0): then player 1
+    has 3 stones and player 2 has 4 and the board is full; naming player 2 swaps them and
+    wins 4 to 3, naming itself loses 3 to 4."""
+    state = build("2 2 2 2 1 2 c", bombs=0)
+    assert SearchPlayer(PARANOID).choose(state, 0, 1) == Move(6, 0, 2)
+    assert SearchPlayer(BRS).choose(state, 0, 1) == Move(6, 0, 2)
+
+
+def test_search_players_are_registered() -> None:
+    """The registry builds the three search players by name."""
+    for name in ("search", "brs", "mcts"):
+        assert get(name, 3).name == name
+
+
+def test_search_is_deterministic_without_a_time_limit() -> None:
+    """The same position and depth give the same move (and the same node count)."""
+    state = build("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n"
+                  "0 0 0 0 0 0")
+    first = SearchPlayer(BRS)
+    second = SearchPlayer(BRS)
+    assert first.choose(state, 0, 3) == second.choose(state, 0, 3)
+    assert first.info == second.info
+
+
+def test_mcts_is_deterministic_given_the_seed() -> None:
+    """The same seed and iteration count give the same move."""
+    state = build("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n"
+                  "0 0 0 0 0 0")
+    moves = {MctsPlayer(random.Random(9)).choose(state, 0, 2) for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_search_plays_only_legal_moves_with_specials() -> None:
+    """RULES.md 3: from random positions of a map with every special tile and override
+    stones, each search player's move is legal."""
+    cells = ("0 0 0 0 0 0\n0 c 0 0 b 0\n0 0 1 2 0 0\n0 0 2 1 i 0\n0 x 0 0 0 0\n0 0 0 0 0 0")
+    rng = random.Random(11)
+    for game in range(4):
+        state = build(cells, overrides=2, bombs=1, strength=1)
+        for _ in range(rng.randrange(12)):
+            moves = legal_moves(state)
+            if not moves or state.phase != "build":
+                break
+            state = play(state, moves[rng.randrange(len(moves))])
+        if state.phase == "over":
+            continue
+        for name in ("search", "brs", "mcts"):
+            move = get(name, game).choose(state, 0, 2)
+            assert move in legal_moves(state)
+
+
+def test_material_only_config_is_a_valid_config() -> None:
+    """The test config above only changes weights."""
+    assert isinstance(MATERIAL_ONLY, EvalConfig)

@@ -1,0 +1,166 @@
+"""Tests of the search machinery: the transposition table, engines reused across positions,
+the map analysis and the evaluation's config."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from helpers import build, map_text
+from reversi_ref import legal_moves, play, read_map
+from reversi_ref.engine import Engine
+from reversi_ref.mapfile import read_map_file
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, config_from_dict
+from reversi_ref.search.position import EngineCache, load_state
+from reversi_ref.search.table import EXACT, LOWER, TranspositionTable
+from reversi_ref.state import GameState
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+
+
+# --------------------------------------------------------------------------- table
+
+
+def test_table_keeps_its_size() -> None:
+    """Storing many more positions than it holds keeps the table's memory fixed."""
+    table = TranspositionTable(bits=6)
+    rng = random.Random(1)
+    for i in range(5000):
+        table.store(rng.getrandbits(63) - (1 << 62), i % 7, EXACT, i, i)
+    assert len(table.keys) == len(table.values) == len(table.info) == len(table.moves) == 64
+    assert table.used <= 64
+
+
+def test_table_finds_what_it_stored() -> None:
+    """A stored entry is found again with its value, depth, bound and move."""
+    table = TranspositionTable(bits=8)
+    table.store(-12345, 3, LOWER, 77, 640)
+    i = table.probe(-12345)
+    assert i >= 0
+    assert (table.values[i], table.depth(i), table.bound(i), table.moves[i]) == (
+        77, 3, LOWER, 640)
+    assert table.probe(-12345 + 256) == -1
+
+
+def test_table_keeps_the_deeper_entry_of_this_search() -> None:
+    """Two keys on the same slot: a shallower result does not replace a deeper one of the
+    same search, but does replace one from an earlier move."""
+    table = TranspositionTable(bits=4)
+    table.store(1, 5, EXACT, 10, 1)
+    table.store(17, 2, EXACT, 20, 2)
+    assert table.probe(1) >= 0 and table.probe(17) == -1
+    table.new_search()
+    table.store(17, 2, EXACT, 20, 2)
+    assert table.probe(17) >= 0
+
+
+def test_rejects_table_sizes_out_of_range() -> None:
+    """Bits outside 4..26 are refused with a clear error."""
+    with pytest.raises(ValueError, match="bits"):
+        TranspositionTable(bits=40)
+
+
+# --------------------------------------------------------------------------- engine reuse
+
+
+def _same_engine(a: Engine, b: Engine) -> None:
+    for name in ("board", "counts", "overrides", "bombs", "disqualified", "in_game", "phase",
+                 "to_move", "hash", "adjacent"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.legal_moves() == b.legal_moves()
+
+
+@pytest.mark.parametrize("name", ["default.map", "islands4p.map", "sparks3p.map",
+                                  "carnival4p.map"])
+def test_loaded_engine_equals_a_fresh_one(name: str) -> None:
+    """Loading positions of random games (both phases, a disqualification) into one engine
+    gives the same fields, hash and legal moves as building an engine for each."""
+    game_map = read_map_file(str(MAPS / name))
+    cache = EngineCache()
+    rng = random.Random(name)
+    engine = Engine(game_map)
+    for step in range(60):
+        if engine.is_over():
+            break
+        if step == 25 and engine.players > 2:
+            engine.disqualify(engine.to_move)
+        else:
+            moves = engine.legal_moves()
+            engine.make(moves[rng.randrange(len(moves))])
+        if step % 5 == 0:
+            state = engine.to_state()
+            _same_engine(cache.engine_for(state), Engine(state))
+
+
+def test_load_refuses_an_engine_with_unknown_fields() -> None:
+    """An engine with a field this module does not know is not loaded (the cache then builds
+    a fresh engine)."""
+    state = build("1 2 0")
+    engine = Engine(state)
+    setattr(engine, "something_new", 1)
+    assert not load_state(engine, state)
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def test_corners_of_an_open_board() -> None:
+    """RULES.md 2: on a plain 3x3 board the four corners block every axis, the edge middles
+    three, the centre none."""
+    analysis = MapAnalysis(read_map(map_text("0 0 0\n0 1 2\n0 2 1")))
+    assert analysis.blocked == [4, 3, 4, 3, 0, 3, 4, 3, 4]
+    assert analysis.corners == [0, 2, 6, 8]
+    assert analysis.corner_neighbours[0] == [1, 3, 4]
+
+
+def test_transition_opens_a_corner() -> None:
+    """RULES.md 2: a transition on the north side of (0, 0) opens its north-south axis, so
+    the corner becomes edge-like."""
+    analysis = MapAnalysis(read_map(map_text("0 0 0\n0 1 2\n0 2 1",
+                                             transitions=["0 0 0 <-> 2 2 4"])))
+    assert analysis.blocked[0] == 3
+    assert analysis.blocked[8] == 3
+
+
+def test_holes_make_corners_inside_the_board() -> None:
+    """RULES.md 2: (2, 2) has holes to its north, north-east, west and north-west, one side
+    of every axis, so it is corner-like; with (3, 1) not a hole, north-east to south-west is a
+    line and it blocks only three axes."""
+    analysis = MapAnalysis(read_map(map_text("0 0 0 0\n0 - - -\n0 - 1 2\n0 0 2 1")))
+    assert analysis.blocked[2 * 4 + 2] == 4
+    assert analysis.blocked[5] == -1
+    opened = MapAnalysis(read_map(map_text("0 0 0 0\n0 - - 0\n0 - 1 2\n0 0 2 1")))
+    assert opened.blocked[2 * 4 + 2] == 3
+
+
+# --------------------------------------------------------------------------- config
+
+
+def test_config_from_dict_replaces_named_weights() -> None:
+    """Named weights change, the others keep their defaults."""
+    config = config_from_dict({"material": [10, 20], "use_pvs": False, "tt_bits": 10})
+    assert config.material == (10, 20) and not config.use_pvs and config.tt_bits == 10
+    assert config.corner == DEFAULT_CONFIG.corner
+
+
+@pytest.mark.parametrize("values", [{"nonsense": 1}, {"material": 3}, {"use_tt": 1},
+                                    {"tt_bits": "big"}])
+def test_rejects_bad_config_values(values: dict) -> None:  # type: ignore[type-arg]
+    """Unknown names and values of the wrong shape are refused."""
+    with pytest.raises(ValueError):
+        config_from_dict(values)
+
+
+def test_search_plays_from_a_state_it_was_not_prepared_for() -> None:
+    """A player asked about a new map (a new game) sets itself up again."""
+    from reversi_ref.players.search import SearchPlayer
+    player = SearchPlayer()
+    first = build("1 2 0")
+    second = build("0 2 1")
+    assert player.choose(first, 0, 1) in legal_moves(first)
+    assert player.choose(second, 0, 1) in legal_moves(second)
+    state: GameState = play(second, player.choose(second, 0, 1))
+    assert state.phase == "over"

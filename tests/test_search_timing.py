@@ -1,0 +1,135 @@
+"""Time management of the search players, with a fake clock (no timed tests).
+
+RULES.md 8: the time field of a move request is the whole bank; the bank starts at S, grows by
+S at every later request, and an answer after it ran out disqualifies.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List
+
+import pytest
+
+from helpers import build
+from reversi_ref import legal_moves, play
+from reversi_ref.players import Player
+from reversi_ref.players.greedy import GreedyPlayer
+from reversi_ref.players.mcts import MctsPlayer
+from reversi_ref.players.search import SearchPlayer
+from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.search.timing import (HARD_FRACTION, MAX_BANK_SHARE, RESERVE_MS,
+                                       plan_budget)
+
+SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
+
+
+class FakeClock:
+    """A clock that moves on by `tick` seconds each time it is read."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 100.0
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.tick
+        return self.now
+
+
+def test_budget_is_zero_below_the_reserve() -> None:
+    """RULES.md 8: with no more than the reserve left, no search time is planned."""
+    assert plan_budget(RESERVE_MS, 10, 1000.0).hard_ms == 0.0
+    assert plan_budget(RESERVE_MS / 2, 1, None).hard_ms == 0.0
+
+
+def test_budget_never_plans_more_than_a_share_of_the_bank() -> None:
+    """RULES.md 8: one move never plans more than MAX_BANK_SHARE * HARD_FRACTION of the bank
+    after the reserve, whatever the estimate of the moves left."""
+    for bank in (200, 1000, 5000, 60000):
+        for moves in (1, 2, 10, 300):
+            for increment in (None, 500.0, 1000.0, 10000.0):
+                budget = plan_budget(bank, moves, increment)
+                limit = (bank - RESERVE_MS) * MAX_BANK_SHARE * HARD_FRACTION
+                assert 0 <= budget.soft_ms <= budget.hard_ms <= limit + 1e-9
+
+
+def test_budget_spreads_the_bank_over_the_moves_left() -> None:
+    """RULES.md 8: 10 s in the bank, 1 s per move and 20 moves to go: the fair share is
+    (9850 + 19 * 1000) / 20 = 1442.5 ms, of which HARD_FRACTION is planned."""
+    budget = plan_budget(10000, 20, 1000.0)
+    assert budget.hard_ms == pytest.approx(1442.5 * HARD_FRACTION)
+
+
+def test_simulated_bank_never_runs_dry() -> None:
+    """RULES.md 8: a player that always uses its whole hard limit, with the bank growing by
+    1 s per request, keeps at least the reserve over a 400-move game with falling estimates
+    of the moves left (even estimates that are far too low)."""
+    for increment in (100, 1000):
+        bank = float(increment)
+        for move in range(400):
+            if move:
+                bank += increment
+            moves_left = max(1, 50 - move)
+            budget = plan_budget(bank, moves_left, float(increment))
+            assert budget.hard_ms <= bank - RESERVE_MS or budget.hard_ms == 0.0
+            bank -= budget.hard_ms
+            assert bank >= min(RESERVE_MS, increment) - 1e-9
+
+
+def _play_against_greedy(player: Player, clock: FakeClock, seconds: int) -> List[float]:
+    """A whole game on SIX: `player` (player 1) against greedy, with a server-like bank for
+    player 1 only; the time player 1 used per move, in ms of the fake clock."""
+    state = build(SIX)
+    player.prepare(state)
+    bank = seconds * 1000.0
+    used: List[float] = []
+    greedy = GreedyPlayer()
+    while state.phase != "over":
+        if state.to_move == 1:
+            if used:
+                bank += seconds * 1000.0
+            start = clock.now
+            move = player.choose(state, int(bank), 1)
+            spent = (clock.now - start) * 1000.0
+            assert move in legal_moves(state)
+            assert spent <= bank - RESERVE_MS + 1e-6, "overdrew the bank"
+            bank -= spent
+            used.append(spent)
+        else:
+            move = greedy.choose(state, 0, 1)
+        state = play(state, move)
+    return used
+
+
+@pytest.mark.parametrize("mode", [PARANOID, BRS])
+def test_search_keeps_within_the_bank(mode: str) -> None:
+    """RULES.md 8: with a clock that advances 5 ms per reading, alpha-beta never overdraws a
+    1 s-per-move bank (nor dips into the reserve) in a whole game."""
+    clock = FakeClock(0.005)
+    player = SearchPlayer(mode, random.Random(1), clock=clock)
+    used = _play_against_greedy(player, clock, 1)
+    assert used
+    assert max(used) <= 1000.0
+
+
+def test_search_stops_at_the_hard_limit() -> None:
+    """RULES.md 8: each move's time stays within its hard limit plus a few clock readings
+    (the search stops inside an iteration)."""
+    clock = FakeClock(0.005)
+    player = SearchPlayer(PARANOID, random.Random(1), clock=clock)
+    state = build(SIX)
+    player.prepare(state)
+    start = clock.now
+    player.choose(state, 600, 1)
+    spent = (clock.now - start) * 1000.0
+    assert spent <= player.context.last_budget.hard_ms + 3 * 5.0 + 1e-6
+
+
+def test_mcts_keeps_within_the_bank() -> None:
+    """RULES.md 8: the same for MCTS (which reads the clock every 8 iterations, so the fake
+    clock moves on faster)."""
+    clock = FakeClock(0.04)
+    used = _play_against_greedy(MctsPlayer(random.Random(1), clock=clock), clock, 1)
+    assert used

@@ -1,0 +1,116 @@
+"""Tests of `reversi-ref tournament`: the schedule, the scoring, Elo and two tiny games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import map_text
+from reversi_ref.cli import main
+from reversi_ref.tournament import (GameSpec, elo_ratings, pair_result, play_game,
+                                    schedule, seat_points, seatings)
+
+# Player 1 plays (2, 0), capturing (1, 0); then nobody can build and there are no bombs: the
+# game ends 3 to 0 (RULES.md 3, 4, 7).
+LANE = map_text("1 2 0")
+
+
+def test_seatings_rotate_two_names_on_four_seats() -> None:
+    """Two names on a 4-player map sit alternately, in both rotations."""
+    assert seatings(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+
+
+def test_seatings_pair_every_two_of_three_names() -> None:
+    """Three names on a 2-player map: every pair, each in both seats."""
+    assert sorted(seatings(["a", "b", "c"], 2)) == sorted([
+        ("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")])
+
+
+def test_schedule_cycles_the_seatings() -> None:
+    """Three games on a 2-player map with two names alternate the seats."""
+    specs = schedule([("lane", LANE)], ["a", "b"], 3, 1, 0, 1)
+    assert [s.seats for s in specs] == [("a", "b"), ("b", "a"), ("a", "b")]
+    assert len({s.seed for s in specs}) == 3
+
+
+def test_pair_results_and_points() -> None:
+    """RULES.md 6-7: more stones win, equal draw, a disqualified seat loses to everybody."""
+    assert pair_result(3, False, 1, False) == 1.0
+    assert pair_result(2, False, 2, False) == 0.5
+    assert pair_result(9, True, 1, False) == 0.0
+    assert seat_points([5, 5, 1], [False, False, False]) == [0.75, 0.75, 0.0]
+    assert seat_points([5, 7], [False, True]) == [1.0, 0.0]
+
+
+def test_elo_is_symmetric_for_equal_results() -> None:
+    """Even results give equal ratings; a winner rates higher than the loser."""
+    even = elo_ratings(["a", "b"], [("a", "b", 1.0), ("a", "b", 0.0)])
+    assert even["a"][0] == pytest.approx(0.0, abs=1e-6)
+    assert even["b"][0] == pytest.approx(0.0, abs=1e-6)
+    lopsided = elo_ratings(["a", "b"], [("a", "b", 1.0)] * 10)
+    assert lopsided["a"][0] > 100 > 0 > -100 > lopsided["b"][0]
+    assert lopsided["a"][1] > 0
+
+
+def test_play_game_records_the_result() -> None:
+    """RULES.md 3, 4, 7: the lane game ends 3 to 0 for seat 1."""
+    record = play_game(GameSpec(0, "lane", LANE, ("search", "greedy"), 1, 0, 1))
+    seats = record["seats"]
+    assert [s["score"] for s in seats] == [3, 0]
+    assert [s["rank"] for s in seats] == [1, 2]
+    assert [s["points"] for s in seats] == [1.0, 0.0]
+    assert record["moves"] == 1
+
+
+def test_tournament_runs_two_tiny_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    """Two games in two processes with rotated seats: each name wins the game it starts;
+    JSON is written."""
+    path = tmp_path / "lane.map"
+    path.write_text(LANE)
+    out = tmp_path / "result.json"
+    code = main(["tournament", "--maps", str(path), "--players", "brs,greedy", "--games", "2",
+                 "--depth", "1", "--seed", "3", "--json", str(out), "--quiet",
+                 "--jobs", "2"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "brs" in text and "greedy" in text
+    data = json.loads(out.read_text())
+    assert len(data["games"]) == 2
+    assert data["table"]["brs"]["score_rate"] == 0.5
+    assert data["table"]["greedy"]["firsts"] == 1
+
+
+def test_tournament_with_a_time_limit(tmp_path: Path) -> None:
+    """RULES.md 8: with a bank the players answer in time (no timeouts on a tiny map)."""
+    path = tmp_path / "lane.map"
+    path.write_text(LANE)
+    out = tmp_path / "result.json"
+    assert main(["tournament", "--maps", str(path), "--players", "search,mcts", "--games",
+                 "2", "--time-ms", "500", "--seed", "1", "--json", str(out),
+                 "--quiet"]) == 0
+    table = json.loads(out.read_text())["table"]
+    assert table["search"]["timeouts"] == 0 and table["mcts"]["timeouts"] == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["--players", "search"],
+    ["--players", "search,nobody"],
+    ["--players", "search,search"],
+])
+def test_rejects_bad_player_lists(args: list, tmp_path: Path,  # type: ignore[type-arg]
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Fewer than two names, unknown names and repeated names are refused with a message."""
+    path = tmp_path / "lane.map"
+    path.write_text(LANE)
+    assert main(["tournament", "--maps", str(path)] + args) == 2
+    assert "reversi-ref tournament:" in capsys.readouterr().err
+
+
+def test_rejects_a_missing_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A map file that does not exist ends in a one-line error, not a traceback."""
+    assert main(["tournament", "--maps", str(tmp_path / "none.map"), "--players",
+                 "search,greedy"]) == 1
+    assert "none.map" in capsys.readouterr().err
