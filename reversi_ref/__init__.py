@@ -12,7 +12,7 @@ The public API (stable; other teams' tools depend on these names):
 
 from __future__ import annotations
 
-from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
+from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError, TraceError
 from .geometry import Map, Transition
 from .mapfile import format_map, read_map, read_map_file
 from .rules import Standing, disqualify, initial_state, legal_moves, play, ranking, scores
@@ -28,7 +28,7 @@ def parse_map(text: str) -> GameState:
 
 __all__ = [
     "BOMB", "BUILD", "GameState", "IllegalMoveError", "Map", "MapError", "Move", "OVER",
-    "ProtocolError", "ReversiError", "Standing", "Transition", "disqualify", "format_map",
+    "ProtocolError", "ReversiError", "Standing", "TraceError", "Transition", "disqualify", "format_map",
     "initial_state", "legal_moves", "parse_map", "play", "ranking", "read_map",
     "read_map_file", "scores", "__version__",
 ]

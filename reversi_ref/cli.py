@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import List, Optional
 
@@ -21,7 +22,9 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.client",
     "reversi_ref.tournament",
     "reversi_ref.render.cli",
+    "reversi_ref.specs",
     "reversi_ref.perft",
+    "reversi_ref.conform",
 )
 
 
@@ -49,6 +52,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     except ReversiError as error:
         print("reversi-ref %s: %s" % (args.command, error), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as other command-line tools do.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 141
     except OSError as error:
         print("reversi-ref %s: %s" % (args.command, error), file=sys.stderr)
         return 1

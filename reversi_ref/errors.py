@@ -42,3 +42,7 @@ class IllegalMoveError(ReversiError, ValueError):
 
 class ProtocolError(ReversiError, ValueError):
     """Bytes that are not a valid message of the network protocol (RULES.md 8)."""
+
+
+class TraceError(ReversiError, ValueError):
+    """A game record that cannot be read or does not replay under the rules."""

@@ -25,7 +25,9 @@ from .geometry import Cell
 from .mapfile import decode_map_bytes, read_map
 from .protocol import (Disqualification, EndOfGame, EndOfPhase1, Message,
                        MoveAnnouncement)
-from .rules import disqualify, initial_state, legal_moves, play, ranking, scores
+from .render.text import render_text, use_color
+from .rules import (blast_cells, captured_cells, disqualify, initial_state, legal_moves, play,
+                    ranking, scores)
 from .state import BOMB, BUILD, OVER, GameState, Move
 
 TRACE_FORMAT = "reversi-ref-trace-1"
@@ -37,20 +39,7 @@ DEFAULT_MAP_NAME = "default.map"
 def board_lines(state: GameState, marks: Optional[Set[Cell]] = None) -> List[str]:
     """The board as text with x coordinates above and y on the left; a `*` follows each cell
     in `marks` (the next player's legal positions)."""
-    marks = marks or set()
-    width, height = state.width, state.height
-    label = len(str(max(height - 1, 0)))
-    pad = " " * (label + 2)
-    lines: List[str] = []
-    if width > 10:
-        lines.append(pad + "".join(
-            (str(x // 10) if x >= 10 else " ") + " " for x in range(width)).rstrip())
-    lines.append(pad + "".join(str(x % 10) + " " for x in range(width)).rstrip())
-    for y in range(height):
-        cells = "".join(state.cell(x, y) + ("*" if (x, y) in marks else " ")
-                        for x in range(width))
-        lines.append("%*d  %s" % (label, y, cells.rstrip()))
-    return lines
+    return render_text(state, legal=marks or ()).split("\n")
 
 
 def compact_rows(state: GameState) -> List[str]:
@@ -77,6 +66,15 @@ def score_table(state: GameState) -> Dict[str, Any]:
 # --------------------------------------------------------------------------- the referee's books
 
 
+def add_color_flags(parser: argparse.ArgumentParser) -> None:
+    """--color / --no-color: force ANSI colours on or off (default: on for a terminal)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--color", dest="color", action="store_const", const=True, default=None,
+                       help="colour the boards (default: when writing to a terminal)")
+    group.add_argument("--no-color", dest="color", action="store_const", const=False,
+                       help="never colour the boards")
+
+
 class Game:
     """The books of one game: whose turn it is, the answers, the disqualifications, the trace.
 
@@ -86,10 +84,15 @@ class Game:
 
     def __init__(self, state: GameState, map_text: str, groups: Optional[Dict[int, int]] = None,
                  out: Optional[TextIO] = None, quiet: bool = False,
-                 meta: Optional[Dict[str, Any]] = None) -> None:
+                 meta: Optional[Dict[str, Any]] = None, color: bool = False) -> None:
         self.state = state
         self.out = out
         self.quiet = quiet
+        self.color = color
+        # What the last move did, for highlighting it on the printed board.
+        self.last_move: Optional[Move] = None
+        self.changed: List[Cell] = []
+        self.blasted: List[Cell] = []
         self.reasons: Dict[int, str] = {}
         self.trace: Dict[str, Any] = {
             "format": TRACE_FORMAT,
@@ -115,8 +118,8 @@ class Game:
     def show_board(self, marks: Sequence[Cell]) -> None:
         """Print the board with `marks` (unless quiet)."""
         if self.out is not None and not self.quiet:
-            for line in board_lines(self.state, set(marks)):
-                print(line, file=self.out)
+            print(render_text(self.state, self.last_move, self.changed, marks, self.color,
+                              self.blasted), file=self.out)
 
     # -- queries
 
@@ -162,10 +165,12 @@ class Game:
         try:
             after = play(self.state, move)
         except IllegalMoveError as error:
+            self.last_move, self.changed, self.blasted = None, [], []
             return self.fail(error.rule + (" (%s)" % error.detail if error.detail else ""),
                              time_left_ms, depth, time_used_ms, move)
         entry = self._entry(player, move, time_left_ms, depth, time_used_ms)
         before_phase = self.state.phase
+        self._note_effect(player, move)
         self.state = after
         valid = valid_positions(after)
         entry["board_after"] = compact_rows(after)
@@ -178,6 +183,16 @@ class Game:
         self.show_board(valid)
         messages: List[Message] = [MoveAnnouncement(move.x, move.y, move.special, player)]
         return messages + self._phase_change(before_phase, entry["move"])
+
+    def _note_effect(self, player: int, move: Move) -> None:
+        """Remember what `move` captures or blasts, before it is played, for the board print."""
+        self.last_move = move
+        if self.state.phase == BUILD:
+            self.changed = captured_cells(self.state, player, move.x, move.y)
+            self.blasted = []
+        else:
+            self.changed = []
+            self.blasted = blast_cells(self.state, move.x, move.y)
 
     def fail(self, reason: str, time_left_ms: int = 0, depth: int = 0,
              time_used_ms: Optional[float] = None,
@@ -366,7 +381,8 @@ def run_play(args: argparse.Namespace) -> int:
         return 1
     game = Game(state, decode_map_bytes(data), {p: 0 for p in seats}, out, args.quiet,
                 meta={"map": str(path), "seed": args.seed, "depth": args.depth,
-                      "players": {str(p): seats[p].name for p in seats}})
+                      "players": {str(p): seats[p].name for p in seats}},
+                color=use_color(out, args.color))
     game.say("map %s; %s; seed %d" % (path, ", ".join(
         "player %d: %s" % (p, seats[p].name) for p in sorted(seats)), args.seed))
     run_match(game, seats, args.depth)
@@ -395,4 +411,5 @@ def register(subparsers: Any) -> None:
                         help="do not print the moves and boards, only disqualifications, "
                              "scores and the final ranking")
     parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
+    add_color_flags(parser)
     parser.set_defaults(func=run_play)

@@ -48,7 +48,8 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, TextIO, Union
 
 from .errors import MapError, ProtocolError
-from .match import Game, load_map
+from .match import Game, add_color_flags, load_map
+from .render.text import use_color
 from .mapfile import decode_map_bytes
 from .protocol import (GROUP, MOVE, Decoder, Group, MapText, Message, MoveAnswer, MoveRequest,
                        PlayerNumber, describe, encode, message_type)
@@ -398,6 +399,7 @@ def run_serve(args: argparse.Namespace) -> int:
                       host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
                       out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
                       result_path=args.r)
+    referee.game.color = use_color(sys.stdout, args.color)
     return referee.run()
 
 
@@ -428,6 +430,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
                         help="without a time limit, disqualify a client silent for this long "
                              "(default 600)")
+    add_color_flags(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the boards")
     parser.set_defaults(func=run_serve)

@@ -16,6 +16,7 @@ hundred games; `-m slow` plays thousands more.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import List
 
 import pytest
@@ -29,8 +30,11 @@ from reversi_ref.rules import has_legal_move
 from reversi_ref.state import OVER, GameState, Move
 from strategies import maps
 
-RELAXED = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                     HealthCheck.data_too_large])
+REPO_MAPS = sorted((Path(__file__).resolve().parents[1] / "maps").glob("*.map"))
+
+# Examples take very different times (map size, game length), so no deadline.
+RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                         HealthCheck.data_too_large])
 
 
 def check_same_position(engine: Engine, state: GameState, where: str) -> None:
@@ -115,14 +119,14 @@ def reference_perft(state: GameState, depth: int) -> int:
     return sum(reference_perft(play(state, move), depth - 1) for move in legal_moves(state))
 
 
-@settings(max_examples=150, **RELAXED)  # type: ignore[arg-type]
+@settings(RELAXED, max_examples=150)
 @given(text=maps(max_size=9), seed=st.integers(0, 2 ** 32 - 1))
 def test_engine_matches_rules_on_small_maps(text: str, seed: int) -> None:
     """RULES.md 2-6: random games on small random maps agree with the rules at every step."""
     play_random_game(text, seed, max_plies=40)
 
 
-@settings(max_examples=12, **RELAXED)  # type: ignore[arg-type]
+@settings(RELAXED, max_examples=12)
 @given(text=maps(max_size=50, min_size=10, max_transitions=40),
        seed=st.integers(0, 2 ** 32 - 1))
 def test_engine_matches_rules_on_large_maps(text: str, seed: int) -> None:
@@ -130,7 +134,7 @@ def test_engine_matches_rules_on_large_maps(text: str, seed: int) -> None:
     play_random_game(text, seed, max_plies=6)
 
 
-@settings(max_examples=60, **RELAXED)  # type: ignore[arg-type]
+@settings(RELAXED, max_examples=60)
 @given(text=maps(max_size=5, max_transitions=16))
 def test_engine_perft_matches_rules(text: str) -> None:
     """RULES.md 3-5: the engine's perft equals perft computed with the rules, to depth 3."""
@@ -143,8 +147,20 @@ def test_engine_perft_matches_rules(text: str) -> None:
     assert engine.to_state() == state and not engine.undo
 
 
+@pytest.mark.parametrize("path", REPO_MAPS, ids=[p.stem for p in REPO_MAPS])
+def test_engine_matches_rules_on_repo_maps(path: Path) -> None:
+    """RULES.md 2-6: random games on each map in maps/ agree with the rules at every step,
+    and perft to depth 2 agrees too."""
+    text = path.read_text()
+    size = read_map(text)
+    plies = 60 if size.width * size.height <= 400 else 8
+    for seed in range(2):
+        play_random_game(text, seed, max_plies=plies)
+    assert Engine(size).perft(2) == reference_perft(parse_map(text), 2)
+
+
 @pytest.mark.slow
-@settings(max_examples=2000, **RELAXED)  # type: ignore[arg-type]
+@settings(RELAXED, max_examples=2000)
 @given(text=maps(max_size=14, max_transitions=30), seed=st.integers(0, 2 ** 32 - 1))
 def test_engine_matches_rules_on_many_maps(text: str, seed: int) -> None:
     """RULES.md 2-6: the small-map comparison, with many more and longer games."""
@@ -152,7 +168,7 @@ def test_engine_matches_rules_on_many_maps(text: str, seed: int) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=60, **RELAXED)  # type: ignore[arg-type]
+@settings(RELAXED, max_examples=60)
 @given(text=maps(max_size=50, min_size=20, max_transitions=60),
        seed=st.integers(0, 2 ** 32 - 1))
 def test_engine_matches_rules_on_many_large_maps(text: str, seed: int) -> None:

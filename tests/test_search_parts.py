@@ -14,7 +14,7 @@ from reversi_ref.engine import Engine
 from reversi_ref.mapfile import read_map_file
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, config_from_dict
-from reversi_ref.search.position import EngineCache, load_state
+from reversi_ref.search.position import MAP_FIELDS, POSITION_FIELDS, EngineCache, load_state
 from reversi_ref.search.table import EXACT, LOWER, TranspositionTable
 from reversi_ref.state import GameState
 
@@ -93,6 +93,14 @@ def test_loaded_engine_equals_a_fresh_one(name: str) -> None:
         if step % 5 == 0:
             state = engine.to_state()
             _same_engine(cache.engine_for(state), Engine(state))
+
+
+def test_position_module_knows_every_engine_field() -> None:
+    """The engine's attributes are exactly those `position` sorts into position and map
+    fields; when the engine grows one, update `reversi_ref/search/position.py` (until then
+    every move builds a fresh engine, which is correct but slow on large maps)."""
+    engine = Engine(build("1 2 0"))
+    assert set(vars(engine)) == POSITION_FIELDS | MAP_FIELDS
 
 
 def test_load_refuses_an_engine_with_unknown_fields() -> None:

@@ -93,7 +93,12 @@ class Engine:
         self._init_adjacency()
         self.zobrist = ZobristKeys(self.cells)
         self.undo: List[int] = []
-        self.hash = 0
+        # Whose turn it is, the phase and the hash, resolved lazily (see _resolve).
+        self._to_move = 0
+        self._phase = BUILD
+        self._hash = 0
+        self._pending = 0
+        self._after = 0
         # Scratch space reused by every move (no board-sized allocation per node).
         self._runs = [0] * 8
         self._mark = [0] * self.cells
@@ -112,20 +117,17 @@ class Engine:
                 self.bombs[p] = state.bombs[p - 1] & 255
                 self.disqualified[p] = 1 if p in state.disqualified else 0
             self.in_game = n - sum(self.disqualified)
-            self.phase = PHASE_NAMES.index(state.phase)
-            self.to_move = state.to_move if state.to_move is not None else 0
-            if self.phase == OVER:
-                self.to_move = 0
+            self._phase = PHASE_NAMES.index(state.phase)
+            if self._phase != OVER and state.to_move is not None:
+                self._to_move = state.to_move
         else:
             for p in range(1, n + 1):
                 self.overrides[p] = game_map.overrides & 255
                 self.bombs[p] = game_map.bombs & 255
             self.in_game = n
-            self.phase = BUILD
-            self.to_move = 0
             # RULES.md 4: player 1 first, else the next player who can move (after "player n").
             self._finish_turn(n)
-        self.hash = self.compute_hash()
+        self._hash = self.compute_hash()
 
     def _init_adjacency(self) -> None:
         # adjacent[u]: how many of u's 8 steps land on a stone or expansion stone; only cells
@@ -165,14 +167,48 @@ class Engine:
         return cls(state)
 
     # -----------------------------------------------------------------------------------------
+    # Whose turn: resolved lazily.  After a phase-1 move, finding the next player means finding
+    # the first candidate with a legal move.  When the caller asks for the moves (or their
+    # count) next, as perft and search do, generating the candidates' moves answers both at
+    # once; anything else (to_move, phase, hash, ...) first resolves it with has-any-move.
+    # -----------------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """The player asked next, 1..n; 0 when the game is over."""
+        if self._pending:
+            self._resolve()
+        return self._to_move
+
+    @property
+    def phase(self) -> int:
+        """BUILD, BOMB or OVER."""
+        if self._pending:
+            self._resolve()
+        return self._phase
+
+    @property
+    def hash(self) -> int:
+        """The Zobrist hash of the position (a signed 64-bit int), kept up to date."""
+        if self._pending:
+            self._resolve()
+        return self._hash
+
+    def _resolve(self) -> None:
+        self._pending = 0
+        self._finish_turn(self._after)
+
+    # -----------------------------------------------------------------------------------------
     # Hashing
     # -----------------------------------------------------------------------------------------
 
     def compute_hash(self) -> int:
         """The Zobrist hash of the position computed from scratch (the incremental `hash` must
         always equal it)."""
+        if self._pending:
+            self._resolve()
         z = self.zobrist
-        h = z.to_move[self.to_move] ^ z.phase[self.phase]
+        h = z.to_move[self._to_move] ^ z.phase[self._phase]
         zc = z.cell
         board = self.board
         for c in range(self.cells):
@@ -189,75 +225,121 @@ class Engine:
 
     def legal_moves(self) -> List[int]:
         """The legal moves of the player to move, sorted by (y, x, special); [] when over."""
-        phase = self.phase
-        moves: List[int] = []
-        board = self.board
+        if self._pending:
+            return self._resolve_with_moves()
+        phase = self._phase
         if phase == BUILD:
-            p = self.to_move
-            nxt = self.nxt
-            kind = self.kind
-            steps = self.steps
-            start = self.steps_start
-            adjacent = self.adjacent
-            n = self.players
-            pk = p * 16
-            may_override = self.overrides[p] > 0
-            for t in range(self.cells):
-                v = board[t]
-                if adjacent[t] == 0:
-                    # Nothing to capture next to t: only the expansion rule can apply.
-                    if v == EXPANSION and may_override:
-                        moves.append(t * 32)
-                elif v == EMPTY:
-                    # The capture test of _captures, inlined for the common case.
-                    for i in range(start[t], start[t + 1]):
-                        k = steps[i]
-                        if kind[pk + board[k >> 3]] == COLLECT:
-                            k = nxt[k]
-                            r = STOP
-                            while k >= 0:
-                                r = kind[pk + board[k >> 3]]
-                                if r != COLLECT:
-                                    break
-                                k = nxt[k]
-                            if r == CLOSE:
-                                moves.append(t * 32)
-                                break
-                elif v >= CHOICE:
-                    if v != HOLE and _captures(board, nxt, kind, steps, start[t], start[t + 1],
-                                               pk):
-                        if v == CHOICE:
-                            for m in range(t * 32 + 1, t * 32 + n + 1):
-                                moves.append(m)
-                        elif v == BONUS:
-                            moves.append(t * 32 + BONUS_BOMB)
-                            moves.append(t * 32 + BONUS_OVERRIDE)
-                        else:
-                            moves.append(t * 32)
-                elif may_override:
-                    # A stone or an expansion stone: an override move (RULES.md 3).
-                    if v == EXPANSION:
-                        moves.append(t * 32)
-                    else:
-                        board[t] = HOLE
-                        if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
-                            moves.append(t * 32)
-                        board[t] = v
-        elif phase == BOMB:
+            return self._build_moves(self._to_move)
+        moves: List[int] = []
+        if phase == BOMB:
+            board = self.board
             for t in range(self.cells):
                 if board[t] != HOLE:
                     moves.append(t * 32)
         return moves
 
+    def _resolve_with_moves(self) -> List[int]:
+        # The next player is the first candidate with moves: generate them in turn.
+        self._pending = 0
+        after = self._after
+        n = self.players
+        disqualified = self.disqualified
+        q = after
+        for _ in range(n):
+            q = q + 1 if q < n else 1
+            if not disqualified[q]:
+                moves = self._build_moves(q)
+                if moves:
+                    self._set_turn(q, BUILD)
+                    return moves
+        self._end_building(after)
+        return self.legal_moves()
+
+    def _build_moves(self, p: int) -> List[int]:
+        """RULES.md 3: the phase-1 moves of player p, sorted by (y, x, special)."""
+        moves: List[int] = []
+        board = self.board
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        n = self.players
+        pk = p * 16
+        may_override = self.overrides[p] > 0
+        for t in range(self.cells):
+            v = board[t]
+            if adjacent[t] == 0:
+                # Nothing to capture next to t: only the expansion rule can apply.
+                if v == EXPANSION and may_override:
+                    moves.append(t * 32)
+            elif v == EMPTY:
+                # The capture test of _captures, inlined for the common case.
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            moves.append(t * 32)
+                            break
+            elif v >= CHOICE:
+                if v != HOLE and _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                    if v == CHOICE:
+                        for m in range(t * 32 + 1, t * 32 + n + 1):
+                            moves.append(m)
+                    elif v == BONUS:
+                        moves.append(t * 32 + BONUS_BOMB)
+                        moves.append(t * 32 + BONUS_OVERRIDE)
+                    else:
+                        moves.append(t * 32)
+            elif may_override:
+                # A stone or an expansion stone: an override move (RULES.md 3).
+                if v == EXPANSION:
+                    moves.append(t * 32)
+                else:
+                    board[t] = HOLE
+                    if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                        moves.append(t * 32)
+                    board[t] = v
+        return moves
+
     def count_moves(self) -> int:
         """len(legal_moves()) without building the list (for bulk perft)."""
-        phase = self.phase
+        if self._pending:
+            return self._resolve_with_count()
+        phase = self._phase
+        if phase == BUILD:
+            return self._count_build(self._to_move)
         if phase == BOMB:
             return self.cells - self.counts[HOLE]
-        if phase != BUILD:
-            return 0
+        return 0
+
+    def _resolve_with_count(self) -> int:
+        # As _resolve_with_moves, counting instead of listing.
+        self._pending = 0
+        after = self._after
+        n = self.players
+        disqualified = self.disqualified
+        q = after
+        for _ in range(n):
+            q = q + 1 if q < n else 1
+            if not disqualified[q]:
+                count = self._count_build(q)
+                if count:
+                    self._set_turn(q, BUILD)
+                    return count
+        self._end_building(after)
+        return self.count_moves()
+
+    def _count_build(self, p: int) -> int:
+        """RULES.md 3: the number of phase-1 moves of player p."""
         board = self.board
-        p = self.to_move
         nxt = self.nxt
         kind = self.kind
         steps = self.steps
@@ -349,24 +431,28 @@ class Engine:
     def has_any_move(self, player: int) -> bool:
         """Whether `player` would have a legal move if asked now in this phase (RULES.md 4-5);
         stops at the first one found."""
-        if self.phase == OVER or self.disqualified[player]:
+        if self._pending:
+            self._resolve()
+        if self._phase == OVER or self.disqualified[player]:
             return False
-        if self.phase == BOMB:
+        if self._phase == BOMB:
             return self.bombs[player] > 0 and self.counts[HOLE] < self.cells
         return self._has_build_move(player)
 
     def is_legal(self, move: int) -> bool:
         """Whether `move` (an encoded int) is legal for the player to move."""
+        if self._pending:
+            self._resolve()
         t = move >> 5
         s = move & 31
         if move < 0 or t >= self.cells:
             return False
         v = self.board[t]
-        if self.phase == BOMB:
+        if self._phase == BOMB:
             return v != HOLE
-        if self.phase != BUILD:
+        if self._phase != BUILD:
             return False
-        p = self.to_move
+        p = self._to_move
         if v == CHOICE:
             if not 1 <= s <= self.players:
                 return False
@@ -400,7 +486,9 @@ class Engine:
         The move is not checked: call it only with a move from `legal_moves()` (or one that
         `is_legal` accepts).  In the bombing phase the special byte is ignored.
         """
-        phase = self.phase
+        if self._pending:
+            self._resolve()
+        phase = self._phase
         if phase == BUILD:
             self._make_build(move)
         elif phase == BOMB:
@@ -416,10 +504,10 @@ class Engine:
         z = self.zobrist
         zc = z.cell
         runs = self._runs
-        p = self.to_move
+        p = self._to_move
         t = move >> 5
         s = move & 31
-        h = self.hash
+        h = self._hash
         kind = self.kind
         steps = self.steps
         lo = self.steps_start[t]
@@ -428,6 +516,7 @@ class Engine:
         old = board[t]
         # Pass 1: length of the captured run along each step, on the board before the move;
         # the target reads as a hole meanwhile, since a line never closes through it.
+        board[t] = HOLE
         for i in range(lo, hi):
             n = 0
             k = steps[i]
@@ -494,12 +583,14 @@ class Engine:
         undo.append(flipped + 1)
         undo.append(old_overrides)
         undo.append(old_bombs)
-        undo.append(self.hash)
+        undo.append(self._hash)
         undo.append(p * 4 + BUILD)
         undo.append(move)
         undo.append(_FRAME_BUILD)
-        self.hash = h
-        self._finish_turn(p)
+        self._hash = h
+        # The next player is found when first needed (see _resolve).
+        self._after = p
+        self._pending = 1
 
     def _swap(self, p: int, q: int, h: int) -> int:
         """Swap the stones of p and q on the whole board; return the updated hash."""
@@ -551,7 +642,7 @@ class Engine:
         counts = self.counts
         z = self.zobrist
         zc = z.cell
-        p = self.to_move
+        p = self._to_move
         t = move >> 5
         mark = self._mark
         queue = self._queue
@@ -577,7 +668,7 @@ class Engine:
                             mark[c] = stamp
                             queue[tail] = c
                             tail += 1
-        h = self.hash
+        h = self._hash
         for i in range(tail):
             c = queue[i]
             v = board[c]
@@ -591,10 +682,10 @@ class Engine:
         bombs[p] = old_bombs - 1
         h ^= z.bombs[p * 256 + old_bombs] ^ z.bombs[p * 256 + old_bombs - 1]
         undo.append(tail)
-        undo.append(self.hash)
+        undo.append(self._hash)
         undo.append(p * 4 + BOMB)
         undo.append(_FRAME_BOMB)
-        self.hash = h
+        self._hash = h
         self._finish_turn(p)
 
     # -----------------------------------------------------------------------------------------
@@ -609,6 +700,7 @@ class Engine:
         kind = undo.pop()
         board = self.board
         counts = self.counts
+        self._pending = 0
         if kind == _FRAME_BUILD:
             move = undo.pop()
             turn = undo.pop()
@@ -639,9 +731,9 @@ class Engine:
                 counts[board[c]] -= 1
                 counts[v] += 1
                 board[c] = v
-            self.hash = old_hash
-            self.to_move = p
-            self.phase = BUILD
+            self._hash = old_hash
+            self._to_move = p
+            self._phase = BUILD
         elif kind == _FRAME_BOMB:
             turn = undo.pop()
             old_hash = undo.pop()
@@ -655,9 +747,9 @@ class Engine:
                 counts[v] += 1
             counts[HOLE] -= changed
             self.bombs[p] += 1
-            self.hash = old_hash
-            self.to_move = p
-            self.phase = BOMB
+            self._hash = old_hash
+            self._to_move = p
+            self._phase = BOMB
         else:
             turn = undo.pop()
             old_hash = undo.pop()
@@ -666,9 +758,9 @@ class Engine:
             if not was_disqualified:
                 self.disqualified[player] = 0
                 self.in_game += 1
-            self.hash = old_hash
-            self.to_move = turn >> 2
-            self.phase = turn & 3
+            self._hash = old_hash
+            self._to_move = turn >> 2
+            self._phase = turn & 3
 
     # -----------------------------------------------------------------------------------------
     # Turn order (RULES.md 4, 5, 6)
@@ -676,10 +768,10 @@ class Engine:
 
     def _set_turn(self, player: int, phase: int) -> None:
         z = self.zobrist
-        self.hash ^= (z.to_move[self.to_move] ^ z.to_move[player]
-                      ^ z.phase[self.phase] ^ z.phase[phase])
-        self.to_move = player
-        self.phase = phase
+        self._hash ^= (z.to_move[self._to_move] ^ z.to_move[player]
+                       ^ z.phase[self._phase] ^ z.phase[phase])
+        self._to_move = player
+        self._phase = phase
 
     def _next_bomber(self, after: int) -> int:
         """The first player after `after` (cyclically, `after` last) still in the game with a
@@ -695,12 +787,14 @@ class Engine:
         return 0
 
     def _finish_turn(self, after: int) -> None:
-        """Set who moves next and in which phase, after a turn of player `after`."""
+        """Set who moves next and in which phase, after a turn of player `after`
+        (RULES.md 4-6)."""
         if self.in_game <= 1:
+            # RULES.md 6: a sole remaining player ends the game at once.
             self._set_turn(0, OVER)
             return
-        n = self.players
-        if self.phase == BUILD:
+        if self._phase == BUILD:
+            n = self.players
             disqualified = self.disqualified
             q = after
             for _ in range(n):
@@ -708,8 +802,12 @@ class Engine:
                 if not disqualified[q] and self._has_build_move(q):
                     self._set_turn(q, BUILD)
                     return
-            # RULES.md 4: nobody can move; phase 2 if anyone still in the game has a bomb.
-        if self.counts[HOLE] < self.cells:
+        self._end_building(after)
+
+    def _end_building(self, after: int) -> None:
+        """Nobody can build (RULES.md 4) or a bomb was dropped (RULES.md 5): the next player
+        after `after` with a bomb bombs, if any cell is left; otherwise the game is over."""
+        if self.in_game > 1 and self.counts[HOLE] < self.cells:
             q = self._next_bomber(after)
             if q:
                 self._set_turn(q, BOMB)
@@ -724,22 +822,24 @@ class Engine:
         """
         if not 1 <= player <= self.players:
             raise ValueError("no player %d in a %d-player game" % (player, self.players))
+        if self._pending:
+            self._resolve()
         undo = self.undo
         undo.append(player)
         undo.append(self.disqualified[player])
-        undo.append(self.hash)
-        undo.append(self.to_move * 4 + self.phase)
+        undo.append(self._hash)
+        undo.append(self._to_move * 4 + self._phase)
         undo.append(_FRAME_DISQUALIFY)
         if self.disqualified[player]:
             return
         self.disqualified[player] = 1
         self.in_game -= 1
-        self.hash ^= self.zobrist.disqualified[player]
-        if self.phase == OVER:
+        self._hash ^= self.zobrist.disqualified[player]
+        if self._phase == OVER:
             return
         if self.in_game <= 1:
             self._set_turn(0, OVER)
-        elif player == self.to_move:
+        elif player == self._to_move:
             self._finish_turn(player)
 
     def is_over(self) -> bool:
@@ -769,14 +869,15 @@ class Engine:
     def to_state(self) -> GameState:
         """The position as an immutable `GameState`."""
         n = self.players
-        to_move: Optional[int] = self.to_move if self.phase != OVER else None
+        phase = self.phase
+        to_move: Optional[int] = self._to_move if phase != OVER else None
         return GameState(
             map=self.map,
             board=tuple(CODE_TO_CHAR[v] for v in self.board),
             overrides=tuple(self.overrides[1:n + 1]),
             bombs=tuple(self.bombs[1:n + 1]),
             disqualified=frozenset(p for p in range(1, n + 1) if self.disqualified[p]),
-            phase=PHASE_NAMES[self.phase],
+            phase=PHASE_NAMES[phase],
             to_move=to_move,
         )
 
@@ -818,13 +919,18 @@ class Engine:
             positions[-1] = i + 1
             self.make(moves[i])
             remaining = depth - level
-            if remaining == 0 or self.phase == OVER:
+            # Generating (or counting) the next moves also finds the next player and phase.
+            if remaining == 0:
                 total += 1
-                self.unmake()
             elif bulk and remaining == 1:
-                total += self.count_moves()
-                self.unmake()
+                count = self.count_moves()
+                total += 1 if self._phase == OVER else count
             else:
-                move_lists.append(self.legal_moves())
-                positions.append(0)
+                children = self.legal_moves()
+                if self._phase != OVER:
+                    move_lists.append(children)
+                    positions.append(0)
+                    continue
+                total += 1
+            self.unmake()
         return total

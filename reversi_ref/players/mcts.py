@@ -66,7 +66,7 @@ class MctsPlayer(Player):
         iterations = MAX_ITERATIONS if time_ms > 0 else ITERATIONS_PER_DEPTH * max(1, depth)
         search = Mcts(engine, evaluator, self.rng, self.clock)
         move = search.run(iterations, deadlines.hard)
-        self.info = SearchInfo(depth=search.iterations, nodes=search.nodes)
+        self.info = SearchInfo(depth=search.depth, nodes=search.nodes)
         return engine.decode_move(move)
 
 

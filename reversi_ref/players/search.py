@@ -50,8 +50,13 @@ class SearchPlayer(Player):
         self.last_value = 0
 
     def prepare(self, state: GameState) -> None:
-        """Set up the engine and map analysis before the first move request."""
-        self.context.prepare(state.map)
+        """Set up the engine, the map analysis and the search tables before the first move
+        request (the time this takes is charged to the first move, see `GameContext`)."""
+        context = self.context
+        start = self.clock()
+        context.prepare(state.map)
+        self._searcher(context.load(state))
+        context.prepare_seconds = self.clock() - start
 
     def _searcher(self, evaluator: Evaluator) -> Searcher:
         searcher = self.searcher

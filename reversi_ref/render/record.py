@@ -23,16 +23,12 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .. import parse_map
-from ..errors import IllegalMoveError, MapError, ReversiError
+from ..errors import IllegalMoveError, MapError, TraceError
 from ..geometry import Cell
 from ..rules import blast_cells, captured_cells, disqualify, legal_moves, play
 from ..state import BOMB, BUILD, GameState, Move
 
 GZIP_MAGIC = b"\x1f\x8b"
-
-
-class TraceError(ReversiError, ValueError):
-    """A game record that cannot be read or does not replay under the rules."""
 
 
 class Frame(NamedTuple):

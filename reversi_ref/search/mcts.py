@@ -54,6 +54,7 @@ class Mcts:
         self.static = Searcher._static_scores(evaluator.analysis)
         self.nodes = 0
         self.iterations = 0
+        self.depth = 0
 
     def ordered(self, moves: List[int]) -> List[int]:
         """`moves` with the best static target last (expansion pops from the end)."""
@@ -159,6 +160,8 @@ class Mcts:
                 e.make(self.playout_move(e.legal_moves()))
                 made += 1
             self.nodes += made
+            if len(path) - 1 > self.depth:
+                self.depth = len(path) - 1
             rewards = self.rewards()
             for _ in range(made):
                 e.unmake()

@@ -1,0 +1,273 @@
+"""Assembling, writing, reading and checking the golden suite; the `gen-specs` subcommand.
+
+Layout of the suite directory (specs/README.md, "Format"):
+
+    specs/index.json          format version, areas with their file and case count, total
+    specs/cases/<area>.jsonl  one case per line, hand-made cases first, then each chunk
+
+The text is deterministic: the same code and maps give the same bytes, on every supported
+Python.  `reversi-ref gen-specs` writes it; `reversi-ref gen-specs --check` compares.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .casebook import AREAS, Case, check_hand
+from .codec import JSONObject, SpecError, dumps
+from .generated import bundled_maps, generate_chunk, generated_chunk_names
+from .handmade import handmade_cases
+from .oracle import answer, request_of_case
+
+FORMAT_VERSION = 1
+HAND_CHUNK = "hand"
+
+
+def repository_root() -> Path:
+    """The source checkout holding `maps/` and `specs/`."""
+    return Path(__file__).resolve().parents[2]
+
+
+def default_specs_dir() -> Path:
+    """`specs/` of the source checkout, else `./specs`."""
+    candidate = repository_root() / "specs"
+    if (candidate / "index.json").exists():
+        return candidate
+    return Path("specs")
+
+
+# --------------------------------------------------------------------------- generation
+
+
+def expected_answer(case: Case) -> JSONObject:
+    """The readable rules' answer to a case, checked against the kind of the case."""
+    result = answer(request_of_case(case.to_json()))
+    kind = case.query["kind"]
+    wanted = {"legal_moves": "moves", "apply": "state", "illegal": "illegal",
+              "perft": "nodes", "game": "states", "map_load": "map",
+              "map_reject": "rejected"}[kind]
+    if wanted not in result:
+        raise SpecError("case %s: the rules answer %r, not a %s answer"
+                        % (case.id, result, kind))
+    return result
+
+
+def hand_chunk() -> List[Case]:
+    """The hand-made cases with the rules' answers; raises SpecError on any disagreement
+    between the rules and the hand-worked answer."""
+    cases: List[Case] = []
+    for case in handmade_cases():
+        expected = expected_answer(case)
+        if case.hand is None:
+            raise SpecError("hand-made case %s has no hand-worked answer" % case.id)
+        problems = check_hand(expected, case.hand)
+        if problems:
+            raise SpecError("hand-made case %s disagrees with the rules: %s"
+                            % (case.id, "; ".join(problems)))
+        cases.append(case._replace(expected=expected))
+    return cases
+
+
+def chunk_names(root: Optional[Path] = None) -> List[str]:
+    """Every chunk of the suite in order: hand-made, bundled maps, generated maps."""
+    return [HAND_CHUNK] + sorted(bundled_maps(root or repository_root())) + \
+        generated_chunk_names()
+
+
+def build_chunk(name: str, root: Optional[Path] = None) -> List[Case]:
+    """The cases of one chunk."""
+    if name == HAND_CHUNK:
+        return hand_chunk()
+    maps = bundled_maps(root or repository_root())
+    if name in maps:
+        return generate_chunk(name, maps[name])
+    if name in generated_chunk_names():
+        return generate_chunk(name)
+    raise SpecError("no chunk named %r" % name)
+
+
+def chunk_of(case_id: str) -> str:
+    """The chunk a case id belongs to: generated ids are `area/chunk/kind-NN`, hand-made ids
+    `area/name`."""
+    parts = case_id.split("/")
+    return parts[1] if len(parts) == 3 else HAND_CHUNK
+
+
+def generate_suite(root: Optional[Path] = None, progress: bool = False) -> List[Case]:
+    """Every case of the suite, in suite order."""
+    cases: List[Case] = []
+    for name in chunk_names(root):
+        started = time.perf_counter()
+        chunk = build_chunk(name, root)
+        cases.extend(chunk)
+        if progress:
+            print("  %-20s %5d cases  %.1f s" % (name, len(chunk),
+                                                  time.perf_counter() - started),
+                  file=sys.stderr)
+    ids = [case.id for case in cases]
+    if len(set(ids)) != len(ids):
+        raise SpecError("duplicate case ids in the suite")
+    return cases
+
+
+# --------------------------------------------------------------------------- files
+
+
+def case_line(case: Case) -> str:
+    """The suite line of a case."""
+    return dumps(case.to_json())
+
+
+def suite_files(cases: Sequence[Case]) -> Dict[str, str]:
+    """The suite as {relative path: text}: one JSON-lines file per area and index.json."""
+    lines: Dict[str, List[str]] = {area: [] for area in AREAS}
+    for case in cases:
+        if case.area not in lines:
+            raise SpecError("case %s has unknown area %r" % (case.id, case.area))
+        lines[case.area].append(case_line(case))
+    files: Dict[str, str] = {}
+    index: Dict[str, Any] = {"format": FORMAT_VERSION, "areas": [], "total": len(cases)}
+    for area in AREAS:
+        path = "cases/%s.jsonl" % area
+        files[path] = "".join(line + "\n" for line in lines[area])
+        kinds: Dict[str, int] = {}
+        for case in cases:
+            if case.area == area:
+                kinds[case.query["kind"]] = kinds.get(case.query["kind"], 0) + 1
+        index["areas"].append({"area": area, "file": path, "cases": len(lines[area]),
+                               "kinds": dict(sorted(kinds.items()))})
+    files["index.json"] = json.dumps(index, indent=1, ensure_ascii=True) + "\n"
+    return files
+
+
+def write_suite(cases: Sequence[Case], directory: Path) -> Dict[str, str]:
+    """Write the suite files under `directory`; return them."""
+    files = suite_files(cases)
+    for relative, text in files.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w", encoding="ascii", newline="\n") as handle:
+            handle.write(text)
+    return files
+
+
+def compare_suite(files: Dict[str, str], directory: Path) -> List[str]:
+    """The files under `directory` that differ from `files` (with the first differing line)."""
+    problems: List[str] = []
+    for relative, text in sorted(files.items()):
+        path = directory / relative
+        if not path.exists():
+            problems.append("%s: missing" % relative)
+            continue
+        current = path.read_text(encoding="ascii")
+        if current != text:
+            old, new = current.splitlines(), text.splitlines()
+            for number, (a, b) in enumerate(zip(old, new), start=1):
+                if a != b:
+                    problems.append("%s: line %d differs (%s)" % (relative, number,
+                                                                   _case_id_of(b)))
+                    break
+            else:
+                problems.append("%s: %d lines on disk, %d generated"
+                                % (relative, len(old), len(new)))
+    return problems
+
+
+def _case_id_of(line: str) -> str:
+    try:
+        return str(json.loads(line).get("id"))
+    except ValueError:
+        return line[:40]
+
+
+def load_suite(directory: Path, areas: Optional[Iterable[str]] = None) -> List[JSONObject]:
+    """The cases of the suite under `directory` (all areas, or those named), in suite order.
+
+    Raises SpecError when the index or a line is not valid JSON of the expected shape.
+    """
+    index_path = directory / "index.json"
+    try:
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError("no golden suite at %s (index.json missing)" % directory) from None
+    except ValueError as error:
+        raise SpecError("%s: not JSON: %s" % (index_path, error)) from None
+    if not isinstance(index, dict) or index.get("format") != FORMAT_VERSION:
+        raise SpecError("%s: unsupported format %r" % (index_path, index.get("format")
+                                                       if isinstance(index, dict) else index))
+    wanted = set(areas) if areas is not None else None
+    cases: List[JSONObject] = []
+    for entry in index["areas"]:
+        if wanted is not None and entry["area"] not in wanted:
+            continue
+        path = directory / entry["file"]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                case = json.loads(line)
+            except ValueError as error:
+                raise SpecError("%s:%d: not JSON: %s" % (path, number, error)) from None
+            if not isinstance(case, dict) or not {"id", "area", "query", "expected",
+                                                  "map"} <= set(case):
+                raise SpecError("%s:%d: not a case" % (path, number))
+            cases.append(case)
+    return cases
+
+
+def area_names(directory: Path) -> List[str]:
+    """The areas listed in the suite's index."""
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    return [str(entry["area"]) for entry in index["areas"]]
+
+
+def counts_by_area(cases: Iterable[JSONObject]) -> List[Tuple[str, int]]:
+    """(area, number of cases) in area order."""
+    counts: Dict[str, int] = {}
+    for case in cases:
+        counts[case["area"]] = counts.get(case["area"], 0) + 1
+    return [(area, counts[area]) for area in AREAS if area in counts]
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def run_gen_specs(args: argparse.Namespace) -> int:
+    """The `gen-specs` subcommand."""
+    directory = Path(args.output) if args.output else repository_root() / "specs"
+    started = time.perf_counter()
+    cases = generate_suite(progress=args.verbose)
+    files = suite_files(cases)
+    elapsed = time.perf_counter() - started
+    if args.check:
+        problems = compare_suite(files, directory)
+        for problem in problems:
+            print(problem)
+        print("%d cases generated in %.1f s; %s" % (
+            len(cases), elapsed, "suite differs" if problems else "suite is up to date"))
+        return 1 if problems else 0
+    write_suite(cases, directory)
+    print("%d cases written to %s in %.1f s" % (len(cases), directory, elapsed))
+    for area, count in counts_by_area(case.to_json() for case in cases):
+        print("  %-18s %5d" % (area, count))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `gen-specs` subcommand."""
+    parser = subparsers.add_parser(
+        "gen-specs", help="regenerate the golden suite in specs/ from the readable rules",
+        description="Regenerate the golden suite (specs/cases/*.jsonl and specs/index.json) "
+                    "from the readable rules, the hand-worked cases and the bundled maps.  "
+                    "The output is byte-for-byte deterministic.")
+    parser.add_argument("--output", metavar="DIR",
+                        help="write here instead of the checkout's specs/")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files on disk instead of writing")
+    parser.add_argument("--verbose", action="store_true", help="report each chunk")
+    parser.set_defaults(func=run_gen_specs)

@@ -1,0 +1,149 @@
+"""The reference adapter with one rule deliberately broken, to prove the suite catches it.
+
+    python tests/buggy_adapters/seeded.py BUG
+
+Each bug replaces one function of the readable rules before serving requests; `BUGS` names
+them and says which rule they break.  Used by tests/test_conform_bugs.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from reversi_ref.geometry import DIRECTIONS  # noqa: E402
+from reversi_ref.rules import bombing, building, game, turns  # noqa: E402
+from reversi_ref.specs import oracle  # noqa: E402
+from reversi_ref.state import GameState, Move  # noqa: E402
+from reversi_ref.adapters import serve  # noqa: E402
+from reversi_ref.adapters.reference import main as reference_main  # noqa: E402
+
+Position = Optional[tuple]  # type: ignore[type-arg]
+
+
+def no_transition_captures() -> None:
+    """RULES.md 2-3: capture lines ignore transitions (they end at the edge)."""
+    def step(state: GameState, x: int, y: int, direction: int) -> Position:
+        dx, dy = DIRECTIONS[direction]
+        nx, ny = x + dx, y + dy
+        if not state.map.is_on_board(nx, ny) or state.cell(nx, ny) == "-":
+            return None
+        return nx, ny, direction
+    building.step = step  # type: ignore[assignment]
+
+
+def overrides_not_charged() -> None:
+    """RULES.md 3: a move onto a stone or x does not cost an override stone."""
+    original = game.apply_building_move
+
+    def apply_building_move(state: GameState, player: int, move: Move) -> GameState:
+        return replace(original(state, player, move), overrides=state.overrides) \
+            if state.cell(move.x, move.y) != "b" else original(state, player, move)
+    game.apply_building_move = apply_building_move
+
+
+def inversion_wrong_way() -> None:
+    """RULES.md 3: inversion gives player k's stones to k - 1 instead of k + 1."""
+    def apply_inversion(board: List[str], players: int) -> None:
+        for index, cell in enumerate(board):
+            if cell in "12345678":
+                board[index] = str((int(cell) - 2) % players + 1)
+    building.apply_inversion = apply_inversion
+
+
+def blast_crosses_holes() -> None:
+    """RULES.md 5: the blast steps into and across holes."""
+    def step(state: GameState, x: int, y: int, direction: int) -> Position:
+        exit_side = state.map.exits.get((x, y, direction))
+        if exit_side is not None:
+            return exit_side
+        dx, dy = DIRECTIONS[direction]
+        nx, ny = x + dx, y + dy
+        if not state.map.is_on_board(nx, ny):
+            return None
+        return nx, ny, direction
+    bombing.step = step  # type: ignore[assignment]
+
+
+def skipped_players_asked() -> None:
+    """RULES.md 4: the next player in cyclic order is asked even without a legal move."""
+    original = turns.next_player
+
+    def next_player(state: GameState, after: int) -> Optional[int]:
+        if original(state, after) is None:
+            return None
+        for player in turns.candidates_after(state, after):
+            if player not in state.disqualified:
+                return player
+        return None
+    turns.next_player = next_player
+
+
+def disqualified_stones_removed() -> None:
+    """RULES.md 6: a disqualified player's stones are taken off the board."""
+    original = oracle.disqualify
+
+    def disqualify(state: GameState, player: int) -> GameState:
+        after = original(state, player)
+        board = tuple("0" if c == str(player) else c for c in after.board)
+        return replace(after, board=board)
+    oracle.disqualify = disqualify
+
+
+def closes_through_target() -> None:
+    """RULES.md 3: a line that comes back to the target closes there if the target holds
+    the mover's stone."""
+    def captures_in_direction(state: GameState, player: int, x: int, y: int,
+                              direction: int) -> List[tuple]:  # type: ignore[type-arg]
+        collected: List[tuple] = []  # type: ignore[type-arg]
+        position = building.step(state, x, y, direction)
+        while position is not None:
+            cx, cy, heading = position
+            cell = state.cell(cx, cy)
+            if cell == str(player):
+                return collected
+            if cell == "x" or (cell in "12345678" and cell != str(player)):
+                collected.append((cx, cy))
+            else:
+                return []
+            position = building.step(state, cx, cy, heading)
+        return []
+    building.captures_in_direction = captures_in_direction
+
+
+def bonus_swapped() -> None:
+    """RULES.md 3: special 20 gives an override stone and 21 a bomb (the wrong way round)."""
+    original = building.apply_bonus
+
+    def apply_bonus(state: GameState, player: int, special: int) -> GameState:
+        return original(state, player, 41 - special)
+    building.apply_bonus = apply_bonus
+
+
+BUGS: Dict[str, Callable[[], None]] = {
+    "no-transition-captures": no_transition_captures,
+    "overrides-not-charged": overrides_not_charged,
+    "inversion-wrong-way": inversion_wrong_way,
+    "blast-crosses-holes": blast_crosses_holes,
+    "skipped-players-asked": skipped_players_asked,
+    "disqualified-stones-removed": disqualified_stones_removed,
+    "closes-through-target": closes_through_target,
+    "bonus-swapped": bonus_swapped,
+}
+
+
+def main(argv: List[str]) -> int:
+    """Install the named bug, then serve like the reference adapter."""
+    if len(argv) != 1 or argv[0] not in BUGS:
+        print("usage: seeded.py BUG, one of: %s" % ", ".join(BUGS), file=sys.stderr)
+        return 2
+    BUGS[argv[0]]()
+    return reference_main([])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
