@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.specs",
     "reversi_ref.perft",
     "reversi_ref.conform",
+    "reversi_ref.bench",
 )
 
 

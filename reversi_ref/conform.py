@@ -202,18 +202,18 @@ def _split(values: Optional[Iterable[str]]) -> List[str]:
 
 def run_case(engine: EngineProcess, case: JSONObject, timeout: float) -> Verdict:
     """Send one case and judge the answer."""
-    header = "%s  [%s]\n  rule: %s\n" % (case["id"], case["query"]["kind"],
-                                        case["description"])
+    header = "%s  [%s]: %%s\n  rule: %s\n" % (case["id"], case["query"]["kind"],
+                                            case["description"])
     try:
         line = engine.ask(dumps(request_of_case(case)), timeout)
     except EngineFailure as error:
-        return Verdict(FAIL, "no answer", header + "  " + str(error))
+        return Verdict(FAIL, "no answer", header % "no answer" + "  " + str(error))
     try:
         answer = json.loads(line)
     except ValueError:
         engine.kill()
-        return Verdict(FAIL, "malformed answer", header + "  the answer is not JSON: %r"
-                       % line[:300])
+        return Verdict(FAIL, "malformed answer", header % "malformed answer"
+                       + "  the answer is not JSON: %r" % line[:300])
     verdict = judge(case, answer)
     if verdict.summary == "malformed answer" or verdict.summary == "answer for another case":
         engine.kill()

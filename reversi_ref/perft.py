@@ -229,6 +229,48 @@ def resolve_map_path(path: str, table_file: Optional[Path] = None) -> Path:
     return candidates[1]
 
 
+# --------------------------------------------------------------------------- making tables
+
+
+def table_block(map_path: Path, name: str, shown_path: str, seconds: float = 60.0,
+                reference_nodes: int = 200000, max_depth: int = 12,
+                published: Optional[List[int]] = None, passes: bool = False) -> List[str]:
+    """The lines of one perft table: counts from the fast engine at each depth until the next
+    depth would take longer than about `seconds`, each confirmed by the readable rules while
+    the count is at most `reference_nodes` and compared with `published` counts if given.
+
+    Raises ReversiError when the engine, the rules and a published count disagree.
+    """
+    state = initial_state(read_map_file(map_path))
+    lines = ["id %s" % name, "map %s" % shown_path]
+    if passes:
+        lines.append("passes")
+    previous = 1
+    same = 0
+    for depth in range(1, max_depth + 1):
+        started = time.perf_counter()
+        nodes = engine_perft(state, depth, passes)
+        elapsed = time.perf_counter() - started
+        sources = ["engine %.1fs" % elapsed]
+        if nodes <= reference_nodes:
+            if reference_perft(state, depth, passes) != nodes:
+                raise ReversiError("%s perft %d: engine and readable rules disagree"
+                                   % (name, depth))
+            sources.append("reference")
+        if published is not None and depth <= len(published):
+            if published[depth - 1] != nodes:
+                raise ReversiError("%s perft %d: %d, published %d"
+                                   % (name, depth, nodes, published[depth - 1]))
+            sources.append("published")
+        lines.append("perft %d %d  # %s" % (depth, nodes, ", ".join(sources)))
+        same = same + 1 if nodes == previous else 0
+        growth = max(nodes / max(previous, 1), 1.0)
+        previous = nodes
+        if same >= 2 or elapsed * growth > seconds:
+            break
+    return lines
+
+
 # --------------------------------------------------------------------------- command line
 
 

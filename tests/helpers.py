@@ -8,10 +8,13 @@ compares `state.rows()` with `board(...)` of the board it worked out by hand.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from reversi_ref import parse_map
 from reversi_ref.state import GameState, Move
+
+T = TypeVar("T")
 
 
 def board(text: str) -> List[str]:
@@ -49,7 +52,9 @@ def make_state(cells: str, players: int = 2, overrides: int = 0, bombs: int = 0,
     Without `to_move` and `phase` the state is exactly what `parse_map` returns.  Counts per
     player (`overrides_per_player`, `bombs_per_player`, index 0 = player 1) replace the map's.
     """
-    state = parse_map(map_text(cells, players, overrides, bombs, strength, transitions))
+    text = map_text(cells, players, overrides, bombs, strength, transitions)
+    # parse_map already looks for a player who can move: guard it against endless walks.
+    state = finishes(lambda: parse_map(text))
     changes: Dict[str, Any] = {}
     if to_move is not None:
         changes["to_move"] = to_move
@@ -99,3 +104,28 @@ def bombing(cells: str, to_move: int = 1, players: int = 2, bombs: int = 1,
 def targets(moves: Iterable[Move]) -> List[Tuple[int, int]]:
     """The sorted distinct (x, y) targets of a list of moves."""
     return sorted({(move.x, move.y) for move in moves})
+
+
+def finishes(func: Callable[[], T], seconds: float = 20.0) -> T:
+    """func(), failing the test if it has not returned within `seconds`.
+
+    Used where a walk could loop forever (RULES.md 2 says none does): such a bug then fails
+    its test instead of hanging the whole run.
+    """
+    results: List[T] = []
+    errors: List[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(func())
+        except BaseException as error:  # re-raised in the test's thread below
+            errors.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise AssertionError("did not finish within %g s: a walk that never ends?" % seconds)
+    if errors:
+        raise errors[0]
+    return results[0]

@@ -13,7 +13,8 @@ import pytest
 from render_helpers import (BOMB_BLAST, BOMB_MAP, PLAYER1_LEGAL, SMALL_MAP, TRANSITION_CAPTURE,
                             TRANSITION_MOVE, first_moves, small_state, trace_of, write_json)
 from reversi_ref import parse_map
-from reversi_ref.render.record import (TraceError, load_record, record_from_moves,
+from reversi_ref.errors import TraceError
+from reversi_ref.render.record import (load_record, record_from_moves,
                                        record_of_state, replay_trace)
 from reversi_ref.state import Move
 

@@ -4,6 +4,7 @@ the map analysis and the evaluation's config."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from reversi_ref.engine import Engine
 from reversi_ref.mapfile import read_map_file
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, config_from_dict
-from reversi_ref.search.position import MAP_FIELDS, POSITION_FIELDS, EngineCache, load_state
+from reversi_ref.search.position import (EAGER, LAZY, EngineCache, count_moves_for,
+                                         engine_layout, load_state, set_mover)
 from reversi_ref.search.table import EXACT, LOWER, TranspositionTable
 from reversi_ref.state import GameState
 
@@ -96,11 +98,10 @@ def test_loaded_engine_equals_a_fresh_one(name: str) -> None:
 
 
 def test_position_module_knows_every_engine_field() -> None:
-    """The engine's attributes are exactly those `position` sorts into position and map
-    fields; when the engine grows one, update `reversi_ref/search/position.py` (until then
-    every move builds a fresh engine, which is correct but slow on large maps)."""
-    engine = Engine(build("1 2 0"))
-    assert set(vars(engine)) == POSITION_FIELDS | MAP_FIELDS
+    """The engine's attributes are exactly one of the layouts `position` knows; when the
+    engine changes, update `reversi_ref/search/position.py` (until then every move builds a
+    fresh engine, which is correct but slow on large maps, and best-reply search fails)."""
+    assert engine_layout(Engine(build("1 2 0"))) in (EAGER, LAZY)
 
 
 def test_load_refuses_an_engine_with_unknown_fields() -> None:
@@ -110,6 +111,32 @@ def test_load_refuses_an_engine_with_unknown_fields() -> None:
     engine = Engine(state)
     setattr(engine, "something_new", 1)
     assert not load_state(engine, state)
+
+
+@pytest.mark.parametrize("name", ["default.map", "carnival4p.map"])
+def test_set_mover_gives_that_players_moves(name: str) -> None:
+    """RULES.md 3: after `set_mover(engine, p)` the engine lists p's legal moves (as the
+    readable rules do for the same position with p to move), its hash is the one computed
+    from scratch, and `count_moves_for` agrees."""
+    game_map = read_map_file(str(MAPS / name))
+    engine = Engine(game_map)
+    rng = random.Random(7)
+    for _ in range(20):
+        moves = engine.legal_moves()
+        if not moves or engine.phase != 0:
+            break
+        engine.make(moves[rng.randrange(len(moves))])
+        state = engine.to_state()
+        for p in range(1, engine.players + 1):
+            expected = legal_moves(replace(state, to_move=p))
+            assert count_moves_for(engine, p) == len(expected)
+            saved = engine.to_move
+            set_mover(engine, p)
+            assert engine.to_move == p
+            assert engine.hash == engine.compute_hash()
+            assert [engine.decode_move(m) for m in engine.legal_moves()] == expected
+            set_mover(engine, saved)
+            assert engine.hash == engine.compute_hash()
 
 
 # --------------------------------------------------------------------------- analysis

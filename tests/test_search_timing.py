@@ -128,8 +128,8 @@ def test_search_stops_at_the_hard_limit() -> None:
 
 
 def test_mcts_keeps_within_the_bank() -> None:
-    """RULES.md 8: the same for MCTS (which reads the clock every 8 iterations, so the fake
-    clock moves on faster)."""
+    """RULES.md 8: the same for MCTS (which reads the clock once per iteration; the fake
+    clock moves on faster to keep the test short)."""
     clock = FakeClock(0.04)
     used = _play_against_greedy(MctsPlayer(random.Random(1), clock=clock), clock, 1)
     assert used

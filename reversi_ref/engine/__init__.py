@@ -8,10 +8,15 @@ API
 `Engine(map_or_state)` / `Engine.from_state(state)`
     A position that changes in place, started from a `Map`'s initial position or any
     `GameState`.
+`.board`, `.width`, `.height`, `.players`
+    `board[y * width + x]` is a cell code: 0 empty, 1..8 a player's stone, EXPANSION (9),
+    CHOICE (10), INVERSION (11), BONUS (12), HOLE (13).  Read it; change it only by moves.
+
 Moves are ints: `cell * 32 + special`, where `cell = y * width + x` and `special` is the
 protocol's special byte (0, a player 1..8 on a choice tile, 20 or 21 on a bonus tile), so
 sorting the ints sorts by (y, x, special).  `engine.encode_move(Move) -> int` and
 `engine.decode_move(int) -> Move` convert.
+
 `.legal_moves() -> List[int]`
     The mover's legal moves in the order of the rules (sorted by (y, x, special)); every
     non-hole cell in the bombing phase; [] when the game is over.
@@ -20,12 +25,15 @@ sorting the ints sorts by (y, x, special).  `engine.encode_move(Move) -> int` an
     now (stops at the first move found); whether one encoded move is legal.
 `.make(move)` / `.unmake()`
     Play a legal move in place (unchecked) / take back the last `make` or `disqualify`.  After
-    `make` the engine has already found the next player (skipping those who cannot move) and
-    changed phase if phase 1 ended.
+    a phase-1 move the next player (skipping those who cannot move) and a change to phase 2 are
+    worked out lazily: `legal_moves()` and `count_moves()` find them while generating the
+    candidates' moves, anything else that needs them (`to_move`, `phase`, `hash`, ...) first
+    runs has-any-move.  Callers see no difference.
 `.disqualify(player)`
     RULES.md 6; undone by `unmake()` as well.
 `.to_move`, `.phase`, `.is_over()`
     The player asked next (0 when over); the phase as BUILD = 0, BOMB = 1, OVER = 2.
+    (Read-only properties.)
 `.counts[code]`, `.overrides[p]`, `.bombs[p]`, `.disqualified[p]`
     Lists indexed by player number 1..n (index 0 unused); `counts` is indexed by cell code, so
     `counts[p]` is player p's stone count (and `counts[HOLE]` the number of holes).

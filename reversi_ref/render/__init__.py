@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+from ..errors import TraceError
 from .html import render_replay
-from .record import Frame, Record, TraceError, load_record, record_from_moves, replay_trace
+from .record import Frame, Record, load_record, record_from_moves, replay_trace
 from .svg import PALETTE, render_svg
 from .text import render_text, use_color
 

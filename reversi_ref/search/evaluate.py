@@ -24,6 +24,7 @@ from ..engine.core import Engine
 from ..engine.tables import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION
 from .analysis import CORNER, EDGE, HALF_OPEN, MapAnalysis
 from .config import EvalConfig, Ramp
+from .position import count_moves_for
 
 # A finished game: each opponent beaten or lost to is worth this much; winning outright more.
 RANK_STEP = 1_000_000_000
@@ -92,12 +93,7 @@ class Evaluator:
 
     def mobility(self, player: int) -> int:
         """The number of legal phase-1 moves `player` would have if asked now."""
-        e = self.engine
-        saved = e.to_move
-        e.to_move = player
-        total = e.count_moves()
-        e.to_move = saved
-        return total
+        return count_moves_for(self.engine, player)
 
     def relative(self, root: int, values: List[int]) -> int:
         """`values[root]` minus the config's mix of the best and the average opponent."""

@@ -119,7 +119,7 @@ class Mcts:
         clock = self.clock
         done = 0
         while done < iterations:
-            if done & 7 == 0 and done and clock() >= deadline:
+            if done and clock() >= deadline:
                 break
             done += 1
             node = root

@@ -1,56 +1,114 @@
-"""Engines for the positions a player is asked about, built once per map.
+"""The search's few needs beyond the engine's documented API, in one place.
 
-Building an `Engine` computes the map's tables (neighbours, Zobrist keys), which takes a large
-part of a second on a 50x50 map before the JIT has warmed up.  A player is asked about many
-positions of the same map, so `EngineCache` builds the engine once and afterwards only loads
-each new position into it.
+The search needs three things the engine's API (`reversi_ref.engine`) does not offer yet:
 
-Loading writes the engine's per-position fields; the field list below is checked against the
-engine at load time, and if the engine has grown a field this module does not know, the cache
-falls back to building a fresh engine (slow, never wrong).  `tests/test_search_position.py`
-compares a loaded engine with a fresh one field by field.
+- `set_mover(engine, p)`: make p the player to move (best-reply search plays a move of any
+  opponent; mobility counts the moves of a player who is not to move), hash kept consistent;
+- `count_moves_for(engine, p)`: the number of phase-1 moves of any player;
+- `load_state(engine, state)`: put a new position into an engine already built for its map.
+  Building an `Engine` computes the map's tables (neighbours, Zobrist keys), which takes a
+  large part of a second on a 50x50 map before the JIT has warmed up, and a player is asked
+  about many positions of one map.
+
+They are written here against the engine's attributes, for the two layouts the engine has had
+(turn, phase and hash as plain attributes, or resolved lazily after a move).  Each function
+first checks that the engine has exactly the attributes it knows; otherwise `set_mover` and
+`count_moves_for` raise `EngineMismatch` and `load_state` returns False, so the cache builds a
+fresh engine (slow, never wrong).  `tests/test_search_parts.py` checks them against fresh
+engines and the readable rules.  Public methods on the engine would make this module a few
+lines long.
 """
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
+from typing import Any, Dict, FrozenSet, Optional
 
 from ..engine import Engine
-from ..engine.tables import CODES, EXPANSION, PHASE_NAMES, OVER, encode_board
+from ..engine.tables import CODES, EXPANSION, OVER, PHASE_NAMES, encode_board
 from ..geometry import Map
 from ..state import GameState
 
-# Every attribute of an Engine, split into what a position changes and what the map fixes.
-POSITION_FIELDS: FrozenSet[str] = frozenset({
-    "board", "counts", "overrides", "bombs", "disqualified", "in_game", "phase", "to_move",
-    "hash", "undo", "adjacent", "_runs", "_mark", "_stamp", "_queue"})
+# Attributes fixed by the map, the same in every layout.
 MAP_FIELDS: FrozenSet[str] = frozenset({
     "map", "width", "height", "players", "strength", "cells", "nxt", "zobrist", "steps",
     "steps_start", "kind", "incoming_start", "incoming"})
+_COMMON = frozenset({"board", "counts", "overrides", "bombs", "disqualified", "in_game",
+                     "undo", "adjacent", "_runs", "_mark", "_stamp", "_queue"})
+# Layout 1: to_move, phase and hash are plain attributes, updated by every move.
+EAGER_FIELDS: FrozenSet[str] = _COMMON | {"to_move", "phase", "hash"}
+# Layout 2: they live in private attributes and the next player is resolved lazily.
+LAZY_FIELDS: FrozenSet[str] = _COMMON | {"_to_move", "_phase", "_hash", "_pending", "_after"}
+EAGER = 1
+LAZY = 2
+_LAYOUTS: Dict[type, int] = {}
+
+
+class EngineMismatch(RuntimeError):
+    """The engine's attributes are not those this module was written for."""
+
+
+def engine_layout(engine: Engine) -> int:
+    """EAGER or LAZY, or 0 when the engine's attributes match neither."""
+    fields = set(vars(engine))
+    if fields == MAP_FIELDS | LAZY_FIELDS:
+        return LAZY
+    if fields == MAP_FIELDS | EAGER_FIELDS:
+        return EAGER
+    return 0
 
 
 def set_mover(engine: Engine, player: int) -> None:
-    """Make `player` the one to move (for best-reply search and mobility counts), keeping the
-    Zobrist hash consistent with the mover."""
+    """Make `player` the one to move in the engine's current phase, keeping the Zobrist hash
+    consistent (a later `unmake` restores whoever moved then)."""
+    raw: Any = engine
+    current = engine.to_move  # resolves a pending turn first
+    if current == player:
+        return
     z = engine.zobrist
-    engine.hash ^= z.to_move[engine.to_move] ^ z.to_move[player]
-    engine.to_move = player
+    layout = _LAYOUTS.get(type(engine)) or _layout_of(engine)
+    if layout == LAZY:
+        raw._hash ^= z.to_move[current] ^ z.to_move[player]
+        raw._to_move = player
+    else:
+        raw.hash ^= z.to_move[current] ^ z.to_move[player]
+        raw.to_move = player
+
+
+def _layout_of(engine: Engine) -> int:
+    """The engine class's layout, checked once per class; EngineMismatch if unknown."""
+    layout = engine_layout(engine)
+    if not layout:
+        raise EngineMismatch("the engine's attributes changed; update "
+                             "reversi_ref/search/position.py")
+    _LAYOUTS[type(engine)] = layout
+    return layout
+
+
+def count_moves_for(engine: Engine, player: int) -> int:
+    """The number of legal phase-1 moves `player` would have if asked now."""
+    saved = engine.to_move
+    set_mover(engine, player)
+    total = engine.count_moves()
+    set_mover(engine, saved)
+    return total
 
 
 def load_state(engine: Engine, state: GameState) -> bool:
     """Put `state` (a position on the engine's map) into `engine`; False when the engine's
-    fields are not the ones this module knows (then build a fresh engine instead)."""
-    if set(vars(engine)) != POSITION_FIELDS | MAP_FIELDS:
+    attributes are not the ones this module knows (then build a fresh engine instead)."""
+    layout = engine_layout(engine)
+    if not layout:
         return False
     if state.map is not engine.map and state.map != engine.map:
         return False
+    raw: Any = engine
     n = engine.players
     board = encode_board(state.board)
-    engine.board = board
+    raw.board = board
     counts = [0] * CODES
     for code in board:
         counts[code] += 1
-    engine.counts = counts
+    raw.counts = counts
     overrides = [0] * 9
     bombs = [0] * 9
     disqualified = [0] * 9
@@ -58,13 +116,13 @@ def load_state(engine: Engine, state: GameState) -> bool:
         overrides[p] = state.overrides[p - 1] & 255
         bombs[p] = state.bombs[p - 1] & 255
         disqualified[p] = 1 if p in state.disqualified else 0
-    engine.overrides = overrides
-    engine.bombs = bombs
-    engine.disqualified = disqualified
-    engine.in_game = n - sum(disqualified)
-    engine.phase = PHASE_NAMES.index(state.phase)
-    engine.to_move = state.to_move if state.to_move is not None and engine.phase != OVER else 0
-    engine.undo = []
+    raw.overrides = overrides
+    raw.bombs = bombs
+    raw.disqualified = disqualified
+    raw.in_game = n - sum(disqualified)
+    phase = PHASE_NAMES.index(state.phase)
+    to_move = state.to_move if state.to_move is not None and phase != OVER else 0
+    raw.undo = []
     steps = engine.steps
     start = engine.steps_start
     adjacent = [0] * engine.cells
@@ -74,8 +132,17 @@ def load_state(engine: Engine, state: GameState) -> bool:
             if 1 <= board[steps[i] >> 3] <= EXPANSION:
                 total += 1
         adjacent[u] = total
-    engine.adjacent = adjacent
-    engine.hash = engine.compute_hash()
+    raw.adjacent = adjacent
+    if layout == LAZY:
+        raw._pending = 0
+        raw._after = 0
+        raw._phase = phase
+        raw._to_move = to_move
+        raw._hash = engine.compute_hash()
+    else:
+        raw.phase = phase
+        raw.to_move = to_move
+        raw.hash = engine.compute_hash()
     return True
 
 

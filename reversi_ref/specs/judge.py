@@ -500,5 +500,5 @@ def judge(case: JSONObject, answer: Any) -> Verdict:
 
 
 def _fail(header: List[str], summary: str, lines: List[str]) -> Verdict:
-    body = header + ["  " + line for line in lines]
+    body = [header[0] + ": " + summary] + header[1:] + ["  " + line for line in lines]
     return Verdict(FAIL, summary, "\n".join(body))

@@ -104,6 +104,8 @@ def closes_through_target() -> None:
         while position is not None:
             cx, cy, heading = position
             cell = state.cell(cx, cy)
+            if (cx, cy) == (x, y) and cell != str(player):
+                return []
             if cell == str(player):
                 return collected
             if cell == "x" or (cell in "12345678" and cell != str(player)):

@@ -1,0 +1,336 @@
+"""`reversi-ref bench`: how fast the engine is under the interpreter that runs it.
+
+For each map (by default the Othello start, a 50x50 map and an 8-player map with transitions
+and special tiles, from the repository's maps/):
+- perft leaf nodes per second: the median of several timed runs of `Engine.perft(depth)` with
+  bulk counting at the last ply, after warm-up runs (the PyPy JIT compiles during those).
+  Without `--depth`, the depth is the first one whose perft takes at least `--min-time`;
+- move generation: `legal_moves()` calls (and moves produced) per second, and make/unmake
+  pairs per second, over positions sampled from seeded random games.
+Perft is timed by wall clock and by this process's CPU time (which other processes on a busy
+machine disturb less); the move-generation figures use CPU time.
+
+`--compare` runs the same benchmark under CPython and PyPy in subprocesses, at the same
+depths, and prints both and their ratio.  `--json FILE` also writes the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .engine import Engine
+from .errors import ReversiError
+from .geometry import Map
+from .mapfile import read_map, read_map_file
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_MAPS = ("othello8x8.map", "labyrinth50x50.map", "octagon8p.map")
+# Used when the repository's maps/ is not there (an installed package).
+OTHELLO_TEXT = "2\n0\n0 0\n8 8\n" + "\n".join(
+    " ".join("2" if (x, y) in ((3, 3), (4, 4)) else "1" if (x, y) in ((4, 3), (3, 4)) else "0"
+             for x in range(8)) for y in range(8)) + "\n"
+SAMPLE_GAMES = 4
+SAMPLE_PLIES = 12
+SAMPLE_SEED = 2009
+
+Result = Dict[str, Any]
+
+
+# --------------------------------------------------------------------------- what is measured
+
+
+def interpreter_name() -> str:
+    """The interpreter running this, e.g. "PyPy 3.9.16" or "CPython 3.11.7"."""
+    return "%s %s" % (platform.python_implementation(), platform.python_version())
+
+
+def load_maps(paths: Sequence[str]) -> List[Tuple[str, Map]]:
+    """The maps to measure: the given files, or the default ones."""
+    if paths:
+        return [(Path(p).stem, read_map_file(p)) for p in paths]
+    maps_dir = PACKAGE_ROOT / "maps"
+    found = [(Path(name).stem, read_map_file(maps_dir / name)) for name in DEFAULT_MAPS
+             if (maps_dir / name).is_file()]
+    return found or [("othello8x8", read_map(OTHELLO_TEXT))]
+
+
+def timed_perft(engine: Engine, depth: int) -> Tuple[int, float, float]:
+    """(leaves, wall seconds, CPU seconds) of one perft run."""
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    leaves = engine.perft(depth)
+    return leaves, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def choose_depth(engine: Engine, min_time: float, max_depth: int = 40) -> int:
+    """The first depth whose perft takes at least `min_time` seconds (these runs also warm the
+    JIT up); stops early when the game tree ends."""
+    previous = -1
+    for depth in range(1, max_depth + 1):
+        leaves, wall, _ = timed_perft(engine, depth)
+        if wall >= min_time or leaves == previous:
+            return depth
+        previous = leaves
+    return max_depth
+
+
+def sample_engines(game_map: Map) -> List[Engine]:
+    """Engines on positions from seeded random games (start and the first plies)."""
+    rng = random.Random(SAMPLE_SEED)
+    engines: List[Engine] = []
+    for _ in range(SAMPLE_GAMES):
+        engine = Engine(game_map)
+        for _ in range(SAMPLE_PLIES):
+            if engine.is_over():
+                break
+            engines.append(Engine.from_state(engine.to_state()))
+            engine.make(rng.choice(engine.legal_moves()))
+    return [e for e in engines if not e.is_over()]
+
+
+def move_rates(engines: List[Engine], min_time: float) -> Tuple[float, float, float]:
+    """(legal_moves calls/s, moves generated/s, make+unmake pairs/s) over `engines`, in CPU
+    time (other processes on the machine then matter less)."""
+    if not engines:
+        return 0.0, 0.0, 0.0
+    moves = [e.legal_moves() for e in engines]
+    per_round = sum(len(m) for m in moves)
+    rates: List[Tuple[float, float, float]] = []
+    for _ in range(3):  # the first round is the warm-up
+        rounds = 0
+        start = time.process_time()
+        while True:
+            for e in engines:
+                e.legal_moves()
+            rounds += 1
+            gen_time = time.process_time() - start
+            if gen_time >= min_time / 4:
+                break
+        pairs = 0
+        start = time.process_time()
+        while True:
+            for e, options in zip(engines, moves):
+                for m in options:
+                    e.make(m)
+                    e.unmake()
+            pairs += per_round
+            make_time = time.process_time() - start
+            if make_time >= min_time / 4:
+                break
+        rates.append((rounds * len(engines) / gen_time, rounds * per_round / gen_time,
+                      pairs / make_time))
+    return rates[-1]
+
+
+def bench_map(name: str, game_map: Map, depth: Optional[int], runs: int,
+              min_time: float) -> Result:
+    """All the figures for one map."""
+    engine = Engine(game_map)
+    if depth is None:
+        depth = choose_depth(engine, min_time)
+    else:
+        # Warm up: a shallower perft, then one at the depth measured.
+        engine.perft(max(1, depth - 1))
+        timed_perft(engine, depth)
+    walls: List[float] = []
+    cpus: List[float] = []
+    leaves = 0
+    for _ in range(runs):
+        leaves, wall, cpu = timed_perft(engine, depth)
+        walls.append(wall)
+        cpus.append(cpu)
+    calls, generated, pairs = move_rates(sample_engines(game_map), min_time)
+    wall_median = statistics.median(walls)
+    cpu_median = statistics.median(cpus)
+    return {
+        "map": name, "players": game_map.players,
+        "width": game_map.width, "height": game_map.height,
+        "depth": depth, "leaves": leaves, "runs": runs,
+        "seconds": walls, "cpu_seconds": cpus,
+        "leaves_per_second": leaves / wall_median if wall_median > 0 else 0.0,
+        "cpu_leaves_per_second": leaves / cpu_median if cpu_median > 0 else 0.0,
+        "movegen_calls_per_second": calls,
+        "moves_generated_per_second": generated,
+        "make_unmake_per_second": pairs,
+    }
+
+
+def run_bench(paths: Sequence[str], depths: Sequence[int], runs: int,
+              min_time: float) -> Result:
+    """The figures for every map, with the interpreter's name."""
+    maps = load_maps(paths)
+    if depths and len(depths) not in (1, len(maps)):
+        raise ReversiError("--depth needs one value or one per map (%d maps)" % len(maps))
+    results = []
+    for index, (name, game_map) in enumerate(maps):
+        depth = (depths[0] if len(depths) == 1 else depths[index]) if depths else None
+        results.append(bench_map(name, game_map, depth, runs, min_time))
+    return {"interpreter": interpreter_name(), "executable": sys.executable,
+            "bulk_counting": True, "maps": results}
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _rate(value: float) -> str:
+    return "{:,.0f}".format(value)
+
+
+def format_table(report: Result) -> str:
+    """The figures of one interpreter as a text table."""
+    rows = report["maps"]
+    base = rows[0]["cpu_leaves_per_second"] if rows else 0.0
+    lines = ["reversi-ref bench under %s (%s); perft counts the last ply in bulk"
+             % (report["interpreter"], report["executable"]),
+             "%-20s %2s %7s %5s %12s %12s %12s %8s %11s %11s %12s" % (
+                 "map", "n", "size", "depth", "leaves", "leaves/s", "cpu leaves/s",
+                 "per leaf", "movegen/s", "moves/s", "make+unmake/s")]
+    for row in rows:
+        cpu_rate = row["cpu_leaves_per_second"]
+        relative = base / cpu_rate if cpu_rate > 0 else 0.0
+        lines.append("%-20s %2d %7s %5d %12s %12s %12s %7.2fx %11s %11s %12s" % (
+            row["map"][:20], row["players"], "%dx%d" % (row["width"], row["height"]),
+            row["depth"], "{:,}".format(row["leaves"]), _rate(row["leaves_per_second"]),
+            _rate(cpu_rate), relative, _rate(row["movegen_calls_per_second"]),
+            _rate(row["moves_generated_per_second"]), _rate(row["make_unmake_per_second"])))
+    lines.append("leaves/s: wall clock; the other rates: CPU time of this process.  per leaf: "
+                 "CPU time per leaf relative to the first map.  movegen/s: legal_moves() "
+                 "calls.  make+unmake/s: pairs (the next player is found when the next moves "
+                 "are generated)")
+    return "\n".join(lines)
+
+
+def format_comparison(cpython: Result, pypy: Result) -> str:
+    """CPython and PyPy side by side, with PyPy's speed-up."""
+    lines = ["CPython: %s (%s)" % (cpython["interpreter"], cpython["executable"]),
+             "PyPy:    %s (%s)" % (pypy["interpreter"], pypy["executable"]),
+             "%-20s %5s %12s %12s %7s %12s %12s %7s %12s %12s %7s" % (
+                 "map", "depth", "CPy leaves/s", "PyPy leaves/s", "ratio",
+                 "CPy movegen", "PyPy movegen", "ratio", "CPy make", "PyPy make", "ratio")]
+    for slow, fast in zip(cpython["maps"], pypy["maps"]):
+        cells = [slow["map"][:20], str(fast["depth"])]
+        for key in ("cpu_leaves_per_second", "movegen_calls_per_second",
+                    "make_unmake_per_second"):
+            ratio = fast[key] / slow[key] if slow[key] > 0 else 0.0
+            cells.extend([_rate(slow[key]), _rate(fast[key]), "%.1fx" % ratio])
+        lines.append("%-20s %5s %12s %12s %7s %12s %12s %7s %12s %12s %7s" % tuple(cells))
+    lines.append("leaves/s from CPU time; both interpreters ran the same perft depths")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- --compare
+
+
+def find_interpreters() -> Tuple[str, str]:
+    """(CPython executable, PyPy executable); raises ReversiError when one is missing."""
+    running_pypy = platform.python_implementation() == "PyPy"
+    cpython = shutil.which("python3") if running_pypy else sys.executable
+    pypy = sys.executable if running_pypy else shutil.which("pypy3")
+    if not cpython:
+        raise ReversiError("--compare: no CPython found (python3 is not on PATH)")
+    if not pypy:
+        raise ReversiError("--compare: no PyPy found (pypy3 is not on PATH)")
+    return cpython, pypy
+
+
+def run_child(executable: str, args: List[str]) -> Result:
+    """Run the benchmark under `executable` and return its JSON report."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "bench.json"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        command = [executable, "-m", "reversi_ref", "bench", "--json", str(out)] + args
+        print("running: %s" % " ".join(command), file=sys.stderr)
+        done = subprocess.run(command, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True)
+        if done.returncode != 0 or not out.is_file():
+            raise ReversiError("--compare: %s failed (exit %d): %s"
+                               % (executable, done.returncode, done.stderr.strip()[-400:]))
+        report: Result = json.loads(out.read_text())
+        return report
+
+
+def compare(args: argparse.Namespace) -> Result:
+    """Run CPython then PyPy (at CPython's depths); print both tables and the comparison."""
+    cpython, pypy = find_interpreters()
+    common: List[str] = ["--runs", str(args.runs), "--min-time", str(args.min_time)]
+    for path in args.map or []:
+        common += ["--map", path]
+    depth_args = ["--depth", args.depth] if args.depth else []
+    slow = run_child(cpython, common + depth_args)
+    depths = ",".join(str(row["depth"]) for row in slow["maps"])
+    fast = run_child(pypy, common + ["--depth", depths])
+    print(format_table(slow))
+    print()
+    print(format_table(fast))
+    print()
+    print(format_comparison(slow, fast))
+    return {"cpython": slow, "pypy": fast}
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def parse_depths(text: Optional[str]) -> List[int]:
+    """`--depth 9` or `--depth 9,4,6` (one per map)."""
+    if not text:
+        return []
+    try:
+        depths = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ReversiError("--depth must be a number or numbers separated by commas, not %r"
+                           % text) from None
+    if any(d < 1 for d in depths):
+        raise ReversiError("--depth must be at least 1")
+    return depths
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `bench` subcommand."""
+    if args.runs < 1:
+        raise ReversiError("--runs must be at least 1")
+    if args.min_time <= 0:
+        raise ReversiError("--min-time must be positive")
+    if args.compare:
+        report = compare(args)
+    else:
+        report = run_bench(args.map or [], parse_depths(args.depth), args.runs, args.min_time)
+        print(format_table(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `bench` subcommand."""
+    parser = subparsers.add_parser(
+        "bench", help="engine speed: perft leaves/s, move generation, make/unmake",
+        description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--map", action="append", metavar="FILE",
+                        help="a map to measure (repeat for several; default: othello8x8, "
+                             "labyrinth50x50 and octagon8p from maps/)")
+    parser.add_argument("--depth", metavar="N[,N...]",
+                        help="perft depth for every map, or one per map (default: the first "
+                             "depth taking at least --min-time)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="timed perft runs per map; the median counts (default 5)")
+    parser.add_argument("--min-time", type=float, default=1.0, metavar="SECONDS",
+                        help="time per perft run that picks the depth, and the time spent on "
+                             "each move-generation figure (default 1.0)")
+    parser.add_argument("--compare", action="store_true",
+                        help="run under CPython and PyPy in subprocesses and compare")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.set_defaults(func=run)
