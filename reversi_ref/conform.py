@@ -202,17 +202,19 @@ def _split(values: Optional[Iterable[str]]) -> List[str]:
 
 def run_case(engine: EngineProcess, case: JSONObject, timeout: float) -> Verdict:
     """Send one case and judge the answer."""
-    header = "%s  [%s]: %%s\n  rule: %s\n" % (case["id"], case["query"]["kind"],
-                                            case["description"])
+    def header(summary: str) -> str:
+        return "%s  [%s]: %s\n  rule: %s\n" % (case["id"], case["query"]["kind"], summary,
+                                               case["description"])
+
     try:
         line = engine.ask(dumps(request_of_case(case)), timeout)
     except EngineFailure as error:
-        return Verdict(FAIL, "no answer", header % "no answer" + "  " + str(error))
+        return Verdict(FAIL, "no answer", header("no answer") + "  " + str(error))
     try:
         answer = json.loads(line)
     except ValueError:
         engine.kill()
-        return Verdict(FAIL, "malformed answer", header % "malformed answer"
+        return Verdict(FAIL, "malformed answer", header("malformed answer")
                        + "  the answer is not JSON: %r" % line[:300])
     verdict = judge(case, answer)
     if verdict.summary == "malformed answer" or verdict.summary == "answer for another case":
@@ -328,6 +330,17 @@ def _selected(args: argparse.Namespace) -> List[JSONObject]:
     return select_cases(cases, areas, _split(args.case), _split(args.kind))
 
 
+def _exit_on_sigterm() -> Any:
+    """Make SIGTERM end the run through the normal cleanup (so the engine, which runs in its
+    own process group, is killed too); return the previous handler, or None if unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+    return signal.signal(signal.SIGTERM, stop)
+
+
 def run(args: argparse.Namespace) -> int:
     """The `conform` subcommand."""
     cases = _selected(args)
@@ -350,8 +363,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     print("running %d cases against: %s" % (len(cases), args.engine))
-    results = run_suite(args.engine, cases, args.timeout, args.fail_fast,
-                        max_diffs=args.max_diffs)
+    previous = _exit_on_sigterm()
+    try:
+        results = run_suite(args.engine, cases, args.timeout, args.fail_fast,
+                            max_diffs=args.max_diffs)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - started
     print()
     for line in summary_table(results, len(cases)):

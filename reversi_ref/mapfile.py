@@ -13,8 +13,9 @@ Layout of a map file, as whitespace-separated tokens::
     height * width cells  each one of 0-8 - c i b x
     x1 y1 d1 <-> x2 y2 d2 transitions, any number
 
-Readings of our own where the server has not been probed (RULES.md 1 asks for the strict one):
-- height and width must be non-negative decimal integers; "-3" or "ten" is an error;
+Readings of our own (RULES.md 1 asks for the strict one where the server was not probed):
+- height and width must be decimal integers in 0..1000 (the server's own limit); "-3" or "ten"
+  is an error;
 - a side joined to itself and listed twice is an error, like any transition listed twice.
 Also strict by our choice: whitespace means the ASCII whitespace of C's isspace (space, tab,
 newline, carriage return, vertical tab, form feed); numbers are ASCII decimal with an optional
@@ -35,6 +36,9 @@ from .state import GameState
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+# The official server refuses boards larger than this ("dimensions too large (max 1000x1000)");
+# RULES.md 1 only says no limit was found, so we take the server's.
+MAX_DIMENSION = 1000
 ARROW = "<->"
 
 _TOKEN = re.compile(r"[^ \t\n\r\v\f]+")
@@ -133,9 +137,11 @@ def _read_byte(tokens: _Tokens, what: str) -> int:
 def _read_dimension(tokens: _Tokens, what: str) -> int:
     token = tokens.take(what)
     value = _integer(token, what)
-    # Strict reading (not probed on the server): a negative size is an error.
+    # A negative size is an error (the server says "dimensions too large" for it).
     if value < 0:
         raise _error("%s %d is negative" % (what, value), token)
+    if value > MAX_DIMENSION:
+        raise _error("%s %d too large (at most %d)" % (what, value, MAX_DIMENSION), token)
     return value
 
 

@@ -13,6 +13,10 @@ Seats: on a map with n seats, the games cycle through every choice of n differen
 `--players` (all of them when there are fewer than n, repeated in turn) in every rotation, so
 each name sits in each seat equally often over a full cycle.
 
+Tuning: `--variant NAME=BASE:JSON` adds a player NAME that is BASE (`search`, `brs` or
+`mcts`) with some evaluation weights changed (`reversi_ref.search.config.EvalConfig`), so
+weights can be compared in a tournament without editing code.
+
 Results: each seat scores, against every other seat, 1 for more stones, 1/2 for as many, 0 for
 fewer (disqualified seats have fewer than anybody); a seat's score is the mean over its
 opponents, a name's score rate the mean over its seats.  Elo comes from the same pairwise
@@ -39,7 +43,14 @@ from .client import move_budget_ms
 from .engine import Engine
 from .errors import MapError
 from .mapfile import decode_map_bytes, read_map
+from .players.mcts import MctsPlayer
+from .players.search import SearchPlayer
+from .search.alphabeta import BRS, PARANOID
+from .search.config import config_from_dict
 from .state import Move
+
+# The players a --variant can be based on.
+VARIANT_BASES = ("search", "brs", "mcts")
 
 
 class GameSpec(NamedTuple):
@@ -52,6 +63,7 @@ class GameSpec(NamedTuple):
     seed: int
     time_ms: int
     depth: int
+    variants: Tuple[Tuple[str, str, str], ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -77,7 +89,8 @@ def seatings(names: Sequence[str], seats: int) -> List[Tuple[str, ...]]:
 
 
 def schedule(maps: Sequence[Tuple[str, str]], names: Sequence[str], games: int, seed: int,
-             time_ms: int, depth: int) -> List[GameSpec]:
+             time_ms: int, depth: int, variants: Sequence[Tuple[str, str, str]] = ()
+             ) -> List[GameSpec]:
     """`games` games per map, cycling through the map's seatings."""
     specs: List[GameSpec] = []
     for map_name, text in maps:
@@ -85,7 +98,8 @@ def schedule(maps: Sequence[Tuple[str, str]], names: Sequence[str], games: int, 
         plans = seatings(names, seat_count)
         for g in range(games):
             specs.append(GameSpec(len(specs), map_name, text, plans[g % len(plans)],
-                                  seed * 100003 + len(specs) * 101, time_ms, depth))
+                                  seed * 100003 + len(specs) * 101, time_ms, depth,
+                                  tuple(variants)))
     return specs
 
 
@@ -99,7 +113,8 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
     game_map = read_map(spec.map_text)
     engine = Engine(game_map)
     n = game_map.players
-    seats = {p: player_registry.get(spec.seats[p - 1], spec.seed + p) for p in range(1, n + 1)}
+    seats = {p: make_player(spec.seats[p - 1], spec.seed + p, spec.variants)
+             for p in range(1, n + 1)}
     initial = engine.to_state()
     for player in seats.values():
         player.prepare(initial)
@@ -149,6 +164,47 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
             thinking[p] += used
     return _record(spec, engine, reasons, moves, longest, depths, nodes, thinking,
                    time.monotonic() - started)
+
+
+def make_player(name: str, seed: int, variants: Sequence[Tuple[str, str, str]] = ()
+                ) -> player_registry.Player:
+    """A player by name: a variant (name, base player, JSON weights) or a registered one."""
+    for variant, base, weights in variants:
+        if variant == name:
+            config = config_from_dict(json.loads(weights))
+            if base == "mcts":
+                mcts = MctsPlayer(random.Random(seed), config)
+                mcts.name = name
+                return mcts
+            player = SearchPlayer(BRS if base == "brs" else PARANOID, random.Random(seed),
+                                  config)
+            player.name = name
+            return player
+    return player_registry.get(name, seed)
+
+
+def parse_variant(text: str, known: Sequence[str]) -> Tuple[str, str, str]:
+    """NAME=BASE:JSON (JSON inline, or @FILE) as (name, base, JSON text); ValueError naming
+    what is wrong."""
+    name, sep, rest = text.partition("=")
+    base, sep2, weights = rest.partition(":")
+    if not sep or not sep2 or not name:
+        raise ValueError("--variant must be NAME=BASE:JSON, got %r" % text)
+    if name in known:
+        raise ValueError("--variant name %r is already a player" % name)
+    if base not in VARIANT_BASES:
+        raise ValueError("--variant base must be one of %s, got %r"
+                         % (", ".join(VARIANT_BASES), base))
+    if weights.startswith("@"):
+        weights = Path(weights[1:]).read_text(encoding="utf-8")
+    try:
+        values = json.loads(weights)
+    except ValueError as error:
+        raise ValueError("--variant %s: weights are not JSON: %s" % (name, error)) from None
+    if not isinstance(values, dict):
+        raise ValueError("--variant %s: weights must be a JSON object" % name)
+    config_from_dict(values)
+    return name, base, json.dumps(values)
 
 
 def _apply(engine: Engine, choice: object) -> str:
@@ -387,9 +443,16 @@ def run_tournament(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     map_names = [m.strip() for m in args.maps.split(",") if m.strip()]
     problems = []
+    variants: List[Tuple[str, str, str]] = []
+    for text in args.variant or []:
+        try:
+            variants.append(parse_variant(text, player_registry.names()))
+        except (ValueError, OSError) as error:
+            problems.append(str(error))
     if len(set(names)) < 2:
         problems.append("--players needs at least two different names")
-    unknown = [n for n in names if n not in player_registry.names()]
+    unknown = [n for n in names if n not in player_registry.names()
+               and n not in [v[0] for v in variants]]
     if unknown:
         problems.append("unknown player %s (known: %s)" % (
             ", ".join(unknown), ", ".join(player_registry.names())))
@@ -411,7 +474,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         print("reversi-ref tournament: %s" % error, file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else random.randrange(1 << 20)
-    specs = schedule(maps, names, args.games, seed, args.time_ms, args.depth)
+    specs = schedule(maps, names, args.games, seed, args.time_ms, args.depth, variants)
     records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
     table = summarize(names, records)
     control = ("%d ms per move (bank)" % args.time_ms if args.time_ms
@@ -423,6 +486,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"players": names, "maps": [m for m, _ in maps], "seed": seed,
+                       "variants": {v[0]: {"base": v[1], "weights": json.loads(v[2])}
+                                    for v in variants},
                        "time_ms": args.time_ms, "depth": args.depth, "table": table,
                        "games": records}, handle, indent=1)
             handle.write("\n")
@@ -452,6 +517,10 @@ def register(subparsers: Any) -> None:
                         help="depth limit when there is no time limit (default 2)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for the players (default: random, printed)")
+    parser.add_argument("--variant", action="append", metavar="NAME=BASE:JSON",
+                        help="an extra player NAME: BASE (search, brs or mcts) with the "
+                             "evaluation weights of JSON changed (inline, or @FILE), e.g. "
+                             "'wide=brs:{\"mobility\": [2000, 400]}'; may be repeated")
     parser.add_argument("--json", metavar="FILE", help="write every game and the table as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run_tournament)

@@ -190,3 +190,29 @@ def test_make_after_the_game_is_rejected() -> None:
     with pytest.raises(IllegalMoveError):
         engine.make(0)
     assert engine.phase == OVER
+
+
+def test_load_state_with_fewer_holes_rebuilds_the_step_table() -> None:
+    """RULES.md 2: an engine started on a bombed board walks correctly after loading an
+    earlier position of the map, where the bombed cell is not a hole yet."""
+    engine = after(bombing("0 2 1 0", bombs=1), Move(1, 0))
+    assert engine.to_state().rows() == board("0 - 1 0")
+    reused = Engine.from_state(engine.to_state())
+    reused.load_state(build("0 2 1 0", bombs=1))
+    assert moves_of(reused) == [Move(0, 0)]
+    reused.make(reused.legal_moves()[0])
+    assert reused.to_state().rows() == board("1 1 1 0")
+
+
+def test_set_to_move_lets_another_player_move() -> None:
+    """RULES.md 3: set_to_move makes any player the mover (for search); unmake restores the
+    mover of the move it takes back."""
+    engine = Engine.from_state(build("0 2 1 0"))
+    assert moves_of(engine) == [Move(0, 0)]
+    assert [engine.decode_move(m) for m in engine.legal_moves_for(2)] == [Move(3, 0)]
+    engine.set_to_move(2)
+    assert engine.to_move == 2 and engine.hash == engine.compute_hash()
+    engine.make(engine.encode_move(Move(3, 0)))
+    assert engine.to_state().rows() == board("0 2 2 2")
+    engine.unmake()
+    assert engine.to_move == 2

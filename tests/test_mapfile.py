@@ -166,6 +166,20 @@ def test_rejects_negative_size(text: str, reason: str, column: int) -> None:
     assert rejection(text) == (reason, 1, column)
 
 
+def test_rejects_board_larger_than_the_server_allows() -> None:
+    """RULES.md 1: the official server refuses a height or width above 1000."""
+    with pytest.raises(MapError) as caught:
+        read_map("2 0 0 0 1 1001 " + "0 " * 1001)
+    assert (caught.value.reason, caught.value.line, caught.value.column) == (
+        "width 1001 too large (at most 1000)", 1, 11)
+
+
+def test_accepts_board_at_the_server_limit() -> None:
+    """RULES.md 1: 1000 is the largest height or width the server takes."""
+    assert read_map("2 0 0 0 1 1000 " + "0 " * 1000).width == 1000
+
+
+
 @pytest.mark.parametrize("cell", ["q", "9", "00", "B", "X", "o", "1c", "--", "*", "\u00a0"])
 def test_rejects_bad_cell_token(cell: str) -> None:
     """RULES.md 1: a cell is one character of 0-8 - c i b x; anything else is an error."""

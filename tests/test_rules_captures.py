@@ -66,7 +66,8 @@ def test_line_never_closes_through_the_target_holding_own_stone() -> None:
     assert finishes(lambda: legal_moves(state)) == [Move(1, 0, 0), Move(2, 0, 0)]
     with pytest.raises(IllegalMoveError):
         finishes(lambda: play(state, Move(0, 0)))
-    assert play(state, Move(1, 0)).rows() == board("1 1 1")
+    # After it, player 2's lines from its targets (all 1s) come back to the target too.
+    assert finishes(lambda: play(state, Move(1, 0))).rows() == board("1 1 1")
 
 
 def test_line_collects_a_disqualified_players_stones() -> None:

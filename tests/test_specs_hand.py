@@ -3,7 +3,7 @@ rules (RULES.md 1-7), and the JSON forms of the suite read back what they wrote.
 
 from __future__ import annotations
 
-from typing import List
+from typing import Dict, List
 
 import pytest
 
@@ -29,7 +29,7 @@ def test_hand_worked_answer_agrees_with_rules(case: Case) -> None:
 
 def test_every_area_has_hand_cases() -> None:
     """Every rule area has at least three named hand-made cases."""
-    areas = {}
+    areas: Dict[str, int] = {}
     for case in HAND_CASES:
         areas[case.area] = areas.get(case.area, 0) + 1
     assert len(areas) == 15 and min(areas.values()) >= 3, areas

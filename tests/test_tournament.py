@@ -9,8 +9,9 @@ import pytest
 
 from helpers import map_text
 from reversi_ref.cli import main
-from reversi_ref.tournament import (GameSpec, elo_ratings, pair_result, play_game,
-                                    schedule, seat_points, seatings)
+from reversi_ref.players.search import SearchPlayer
+from reversi_ref.tournament import (GameSpec, elo_ratings, make_player, pair_result,
+                                    parse_variant, play_game, schedule, seat_points, seatings)
 
 # Player 1 plays (2, 0), capturing (1, 0); then nobody can build and there are no bombs: the
 # game ends 3 to 0 (RULES.md 3, 4, 7).
@@ -93,6 +94,29 @@ def test_tournament_with_a_time_limit(tmp_path: Path) -> None:
                  "--quiet"]) == 0
     table = json.loads(out.read_text())["table"]
     assert table["search"]["timeouts"] == 0 and table["mcts"]["timeouts"] == 0
+
+
+def test_variant_changes_the_weights(tmp_path: Path) -> None:
+    """A --variant player plays under its own name with its own weights."""
+    path = tmp_path / "lane.map"
+    path.write_text(LANE)
+    out = tmp_path / "result.json"
+    assert main(["tournament", "--maps", str(path), "--players", "flat,greedy", "--games", "2",
+                 "--variant", 'flat=brs:{"mobility": [0, 0]}', "--json", str(out),
+                 "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    assert data["variants"]["flat"] == {"base": "brs", "weights": {"mobility": [0, 0]}}
+    assert data["table"]["flat"]["seats"] == 2
+    player = make_player("flat", 1, [("flat", "brs", '{"mobility": [0, 0]}')])
+    assert isinstance(player, SearchPlayer) and player.config.mobility == (0, 0)
+
+
+@pytest.mark.parametrize("text", ["flat", "flat=brs", "search=brs:{}", "flat=greedy:{}",
+                                  "flat=brs:[1]", "flat=brs:{oops", 'flat=brs:{"x": 1}'])
+def test_rejects_bad_variants(text: str) -> None:
+    """Malformed --variant texts, taken names, unknown bases and bad weights are refused."""
+    with pytest.raises(ValueError):
+        parse_variant(text, ["search", "brs", "greedy"])
 
 
 @pytest.mark.parametrize("args", [

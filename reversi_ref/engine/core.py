@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import List, Optional, Union
 
 from ..errors import IllegalMoveError
-from ..geometry import Map
+from ..geometry import DIRECTIONS, Map
 from ..state import BONUS_BOMB, BONUS_OVERRIDE, GameState, Move
 from .tables import (BOMB, BONUS, BUILD, CHOICE, CODE_TO_CHAR, CODES, EMPTY, EXPANSION, HOLE,
                      INVERSION, OVER, PHASE_NAMES, ZobristKeys, encode_board, neighbour_table)
@@ -106,28 +106,95 @@ class Engine:
         self._queue = [0] * self.cells
         n = self.players
         self.counts = [0] * CODES
-        for code in self.board:
-            self.counts[code] += 1
         self.overrides = [0] * 9
         self.bombs = [0] * 9
         self.disqualified = [0] * 9
+        self.in_game = n
         if state is not None:
-            for p in range(1, n + 1):
-                self.overrides[p] = state.overrides[p - 1] & 255
-                self.bombs[p] = state.bombs[p - 1] & 255
-                self.disqualified[p] = 1 if p in state.disqualified else 0
-            self.in_game = n - sum(self.disqualified)
-            self._phase = PHASE_NAMES.index(state.phase)
-            if self._phase != OVER and state.to_move is not None:
-                self._to_move = state.to_move
+            self._load(state)
         else:
+            for code in self.board:
+                self.counts[code] += 1
             for p in range(1, n + 1):
                 self.overrides[p] = game_map.overrides & 255
                 self.bombs[p] = game_map.bombs & 255
-            self.in_game = n
             # RULES.md 4: player 1 first, else the next player who can move (after "player n").
             self._finish_turn(n)
+            self._hash = self.compute_hash()
+
+    def _load(self, state: GameState) -> None:
+        """Set everything but the map's tables from `state`; empty the undo stack."""
+        n = self.players
+        board = self.board
+        board[:] = encode_board(state.board)
+        counts = self.counts
+        for code in range(CODES):
+            counts[code] = 0
+        for code in board:
+            counts[code] += 1
+        for p in range(1, n + 1):
+            self.overrides[p] = state.overrides[p - 1] & 255
+            self.bombs[p] = state.bombs[p - 1] & 255
+            self.disqualified[p] = 1 if p in state.disqualified else 0
+        self.in_game = n - sum(self.disqualified)
+        self._phase = PHASE_NAMES.index(state.phase)
+        self._to_move = state.to_move if self._phase != OVER and state.to_move else 0
+        self._pending = 0
+        self._after = 0
+        del self.undo[:]
         self._hash = self.compute_hash()
+
+    def load_state(self, state: GameState) -> None:
+        """Put `state`, a position on this engine's map, into the engine, reusing the map's
+        tables (much cheaper than a new engine); the undo stack is emptied."""
+        if state.map is not self.map and state.map != self.map:
+            raise ValueError("load_state: the state is on another map")
+        board = encode_board(state.board)
+        if len(board) != self.cells:
+            raise ValueError("load_state: %d cells on a map of %d" % (len(board), self.cells))
+        if not self._tables_fit(board):
+            # The step table left out a cell that was a hole here and is not in `state`.
+            self.board[:] = board
+            self.nxt[:] = neighbour_table(self.map, board)
+            self._init_adjacency()
+        self._load(state)
+        self._init_adjacent_counts()
+
+    def _tables_fit(self, board: List[int]) -> bool:
+        """Whether the step table serves `board`: it may lack steps into cells that are holes
+        on `board` (the walks check for holes), but no step between two cells that are not."""
+        start = self.steps_start
+        exits = self.map.exits
+        width = self.width
+        height = self.height
+        for u in range(self.cells):
+            if board[u] == HOLE or start[u] != start[u + 1]:
+                continue
+            # u has no step in the table: check that it has none on `board` either.
+            x = u % width
+            y = u // width
+            for d in range(8):
+                far = exits.get((x, y, d))
+                if far is not None:
+                    x2, y2 = far[0], far[1]
+                else:
+                    x2, y2 = x + DIRECTIONS[d][0], y + DIRECTIONS[d][1]
+                if 0 <= x2 < width and 0 <= y2 < height and board[y2 * width + x2] != HOLE:
+                    return False
+        return True
+
+    def _init_adjacent_counts(self) -> None:
+        # adjacent[u] from the board (see _init_adjacency).
+        board = self.board
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        for u in range(self.cells):
+            total = 0
+            for i in range(start[u], start[u + 1]):
+                if 1 <= board[steps[i] >> 3] <= EXPANSION:
+                    total += 1
+            adjacent[u] = total
 
     def _init_adjacency(self) -> None:
         # adjacent[u]: how many of u's 8 steps land on a stone or expansion stone; only cells
@@ -165,6 +232,48 @@ class Engine:
     def from_state(cls, state: GameState) -> "Engine":
         """An engine holding `state`."""
         return cls(state)
+
+    # -----------------------------------------------------------------------------------------
+    # For search: another player's moves, and changing who moves (best-reply search, mobility)
+    # -----------------------------------------------------------------------------------------
+
+    def set_to_move(self, player: int) -> None:
+        """Make `player` (1..n) the player to move in the current phase, hash included.
+
+        Not recorded for unmake: the next `unmake()` restores whoever moved before the move it
+        takes back.  Raises ValueError after the game ended.
+        """
+        if not 1 <= player <= self.players:
+            raise ValueError("no player %d in a %d-player game" % (player, self.players))
+        if self._pending:
+            self._resolve()
+        if self._phase == OVER:
+            raise ValueError("set_to_move: the game is over")
+        z = self.zobrist
+        self._hash ^= z.to_move[self._to_move] ^ z.to_move[player]
+        self._to_move = player
+
+    def legal_moves_for(self, player: int) -> List[int]:
+        """The moves `player` would have if asked now, in this phase (whoever is to move; in
+        phase 2 a player without a bomb has none)."""
+        if self._pending:
+            self._resolve()
+        if self._phase == BUILD:
+            return self._build_moves(player)
+        if self._phase == BOMB and self.bombs[player] > 0:
+            board = self.board
+            return [t * 32 for t in range(self.cells) if board[t] != HOLE]
+        return []
+
+    def count_moves_for(self, player: int) -> int:
+        """len(legal_moves_for(player)) without building the list."""
+        if self._pending:
+            self._resolve()
+        if self._phase == BUILD:
+            return self._count_build(player)
+        if self._phase == BOMB and self.bombs[player] > 0:
+            return self.cells - self.counts[HOLE]
+        return 0
 
     # -----------------------------------------------------------------------------------------
     # Whose turn: resolved lazily.  After a phase-1 move, finding the next player means finding

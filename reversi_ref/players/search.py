@@ -32,8 +32,13 @@ MAX_DEPTH = 64
 
 
 class SearchPlayer(Player):
-    """Alpha-beta for several players, paranoid or best-reply; deterministic given the same
-    time use (ties go to the first move in search order)."""
+    """Alpha-beta for several players, paranoid or best-reply.
+
+    The search itself draws no random numbers (ties go to the first move in search order), so
+    without a time limit it is deterministic; `rng` is kept for the registry's uniform
+    interface.  `config` holds the evaluation's weights, `clock` the time source (a fake one
+    in tests).
+    """
 
     manages_bank = True
 

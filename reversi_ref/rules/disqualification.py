@@ -19,6 +19,7 @@ def disqualify(state: GameState, player: int) -> GameState:
     after = replace(state, disqualified=state.disqualified | {player})
     if state.phase == OVER:
         return after
+    # A sole remaining player ends the game at once.
     if len(after.active_players()) <= 1:
         return replace(after, phase=OVER, to_move=None)
     if state.to_move == player:

@@ -55,9 +55,6 @@ def is_bombing_possible(state: GameState) -> bool:
 def pass_turn(state: GameState, after: int) -> GameState:
     """RULES.md 4 and 5: after `after`'s turn, ask the next player who can move, change from
     phase 1 to phase 2 when nobody can build, and end the game when nobody can bomb."""
-    if len(state.active_players()) <= 1:
-        # RULES.md 6: a sole remaining player ends the game at once.
-        return replace(state, phase=OVER, to_move=None)
     if state.phase == BUILD:
         player = next_player(state, after)
         if player is not None:

@@ -91,7 +91,6 @@ class Searcher:
         self.killers: List[int] = [NO_MOVE] * (2 * MAX_PLY + 2)
         self.history: List[int] = [0] * (9 * cells)
         self.static: List[int] = self._static_scores(evaluator.analysis)
-        self.root_scores: List[Tuple[int, int]] = []
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -250,7 +249,6 @@ class Searcher:
         scores.sort(key=lambda item: (-item[0], item[1]))
         order = [best_index] + [i for _, i in scores if i != best_index]
         order += [i for i in range(len(moves)) if i not in seen]
-        self.root_scores = scores
         return best_value, [moves[i] for i in order]
 
     def child(self, depth: int, alpha: int, beta: int, ply: int) -> int:

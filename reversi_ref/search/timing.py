@@ -29,7 +29,7 @@ MAX_BANK_SHARE = 0.5
 # The hard limit is this share of the move's fair share of the time ...
 HARD_FRACTION = 0.65
 # ... and no new iteration starts after this share of the hard limit.
-SOFT_FRACTION = 0.4
+SOFT_FRACTION = 0.5
 
 
 class Budget(NamedTuple):

@@ -873,10 +873,9 @@ def perft(book: Book) -> None:
     """Perft as defined in specs/README.md."""
     add = book.position
     area = "perft"
-    othello = dict(initial=True)
     for depth, nodes in ((1, 4), (2, 12), (3, 56), (4, 244)):
         add(area, "othello-depth-%d" % depth, "perft: the Othello start, published count at "
-            "depth %d" % depth, OTHELLO, perft_query(depth), hand_nodes(nodes), **othello)
+            "depth %d" % depth, OTHELLO, perft_query(depth), hand_nodes(nodes), initial=True)
     add(area, "depth-zero", "perft: depth 0 counts the position itself", "0 2 1",
         perft_query(0), hand_nodes(1))
     add(area, "finished-game-is-a-leaf", "perft: a finished game is one leaf at any depth",

@@ -156,7 +156,7 @@ def describe_query(case: JSONObject) -> str:
         return "perft to depth %s" % query.get("depth")
     if kind == "game":
         return "game of %d steps" % len(query.get("steps", []))
-    return kind
+    return str(kind)
 
 
 def show_case(case: JSONObject) -> str:
