@@ -75,12 +75,16 @@ def timed_perft(engine: Engine, depth: int) -> Tuple[int, float, float]:
 
 
 def choose_depth(engine: Engine, min_time: float, max_depth: int = 40) -> int:
-    """The first depth whose perft takes at least `min_time` seconds (these runs also warm the
-    JIT up); stops early when the game tree ends."""
+    """The first depth whose perft takes at least `min_time` seconds, or a shallower one taking
+    at least a fifth of it when the next depth would take over ten times `min_time` (these runs
+    also warm the JIT up); stops early when the game tree ends."""
     previous = -1
     for depth in range(1, max_depth + 1):
         leaves, wall, _ = timed_perft(engine, depth)
         if wall >= min_time or leaves == previous:
+            return depth
+        growth = leaves / previous if previous > 0 else 0.0
+        if wall >= min_time / 5 and wall * growth >= 10 * min_time:
             return depth
         previous = leaves
     return max_depth

@@ -20,8 +20,9 @@ from ..engine.core import Engine
 from .evaluate import INFINITY, Evaluator
 
 Clock = Callable[[], float]
-# The clock is read once every this many targets.
-CHECK_EVERY = 64
+# The clock is read once every this many targets (a blast can cover the whole board, so a
+# target can cost as much as a small search node).
+CHECK_EVERY = 4
 NO_DEADLINE = float("inf")
 
 
