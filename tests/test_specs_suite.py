@@ -122,9 +122,10 @@ def test_sample_chunk_matches_checked_in_suite(name: str, lines_by_id: Dict[str,
 @pytest.mark.slow
 def test_gen_specs_reproduces_suite_byte_for_byte(tmp_path: Path) -> None:
     """`reversi-ref gen-specs` output equals the checked-in specs/ byte for byte."""
-    files = suite_files(generate_suite())
+    cases = generate_suite()
+    files = suite_files(cases)
     assert compare_suite(files, SPECS) == []
-    write_suite(generate_suite(), tmp_path)
+    write_suite(cases, tmp_path)
     for relative in files:
         assert (tmp_path / relative).read_bytes() == (SPECS / relative).read_bytes()
 

@@ -44,7 +44,7 @@ def check_move(state: GameState, move: Move) -> int:
     player = state.to_move
     # Nobody moves once the game is over.
     if player is None:
-        raise IllegalMoveError("the game is over", "no player is to move")
+        raise IllegalMoveError("RULES.md 4-5: the game is over", "no player is to move")
     # The target must lie on the board.
     if not state.map.is_on_board(move.x, move.y):
         raise IllegalMoveError("RULES.md 6: the target is off the board",

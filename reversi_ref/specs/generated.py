@@ -450,9 +450,7 @@ def _game_cases(builder: ChunkBuilder, plies: List[Ply], game: int) -> None:
         try:
             play(state, move)
         except IllegalMoveError as error:
-            rule = error.rule if error.rule.startswith("RULES.md") else (
-                "RULES.md 4-5: %s" % error.rule)
-            builder.add(area, "illegal", "%s%s" % (rule, _where(name, number)), state,
+            builder.add(area, "illegal", "%s%s" % (error.rule, _where(name, number)), state,
                         {"kind": "illegal", "move": move_to_json(move)},
                         {"illegal": True, "reason": error.rule})
 

@@ -432,6 +432,9 @@ def overrides(book: Book) -> None:
     add(area, "count-of-the-mover-only", "RULES.md 3: only the mover's override count is "
         "charged", "2 2 1", apply_move(0, 0), hand_after("1 1 1", overrides=[4, 7]),
         ov=[5, 7])
+    add(area, "special-byte-on-stone", "RULES.md 3: the special byte must be 0 on an override "
+        "move", "2 2 1", illegal_move(0, 0, 1), hand_illegal("special byte must be 0"),
+        ov=[1, 0])
     add(area, "onto-stone-of-third-player", "RULES.md 3: an override move may target any "
         "player's stone", "3 2 1", apply_move(0, 0), hand_after("1 1 1", overrides=[0, 0, 0]),
         players=3, ov=[1, 0, 0])
@@ -643,6 +646,10 @@ def phase_change(book: Book) -> None:
     add(area, "bombing-order-skips-no-bomb", "RULES.md 5: players without a bomb are skipped "
         "when phase 2 starts", "0 2 1", apply_move(0, 0),
         hand_after(phase="bomb", to_move=3), players=3, bo=[1, 0, 1])
+    add(area, "after-rejected-last-turn", "RULES.md 5: phase 2 continues the order after the "
+        "player of the last phase-1 turn, also when that turn ended in a disqualification",
+        "1 2 3", apply_disqualify(2), hand_after(phase="bomb", to_move=3, disqualified=[2]),
+        players=3, bombs=1, to_move=2)
     add(area, "bomb-of-a-disqualified-player", "RULES.md 4: only players still in the game "
         "count for starting phase 2", "0 2 1", apply_move(0, 0),
         hand_after(phase="over", to_move=None), players=3, bo=[0, 0, 1], dq=[3])
@@ -834,8 +841,8 @@ def disqualification(book: Book) -> None:
         LEGAL, hand_moves("0,0"), players=3, dq=[2])
     add(area, "off-board-move", "RULES.md 6: off-board coordinates are an invalid move",
         "0 2 1", illegal_move(3, 0), hand_illegal("off the board"))
-    add(area, "negative-coordinates", "RULES.md 6: off-board coordinates are an invalid move",
-        "0 2 1", illegal_move(0, 1), hand_illegal("off the board"))
+    add(area, "row-off-the-board", "RULES.md 6: off-board coordinates are an invalid move (a "
+        "row below the board)", "0 2 1", illegal_move(0, 1), hand_illegal("off the board"))
 
 
 # =========================================================================== RULES.md 7
