@@ -16,12 +16,14 @@ A dropped connection or a malformed message ends the run with a one-line error a
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import socket
 import sys
 import time
 from dataclasses import replace
-from typing import Any, List, Optional, TextIO, Tuple
+from pathlib import Path
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
 from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
@@ -296,13 +298,33 @@ class Client:
         return state
 
 
+def read_weights(text: str) -> Dict[str, object]:
+    """Evaluation weights given as a JSON object, inline or as @FILE; ValueError saying what
+    is wrong."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as error:
+            raise ValueError("--weights: cannot read %s: %s" % (text[1:], error.strerror)) from None
+    try:
+        values = json.loads(text)
+    except ValueError as error:
+        raise ValueError("--weights is not JSON: %s" % error) from None
+    if not isinstance(values, dict):
+        raise ValueError("--weights must be a JSON object of weight names, got %r" % (values,))
+    return values
+
+
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
     try:
         host, port = parse_server(args.server)
         seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-        player = player_registry.get(args.player, seed)
+        if args.weights is None:
+            player = player_registry.get(args.player, seed)
+        else:
+            player = player_registry.tuned(args.player, read_weights(args.weights), seed)
     except ValueError as error:
         print("reversi-ref client: %s" % error, file=sys.stderr)
         return 1
@@ -345,6 +367,10 @@ def register(subparsers: Any) -> None:
                              % ", ".join(player_registry.names()))
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for a random player (default: a random seed)")
+    parser.add_argument("--weights", default=None, metavar="JSON",
+                        help="evaluation weights changed from the defaults, as a JSON object "
+                             "(inline or @FILE), for %s; e.g. '{\"material\": [60, 100]}'"
+                             % ", ".join(player_registry.TUNABLE))
     parser.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
                         help="give up when the server sends nothing for this long "
                              "(default 3600)")

@@ -43,14 +43,11 @@ from .client import move_budget_ms
 from .engine import Engine
 from .errors import MapError
 from .mapfile import decode_map_bytes, read_map
-from .players.mcts import MctsPlayer
-from .players.search import SearchPlayer
-from .search.alphabeta import BRS, PARANOID
 from .search.config import config_from_dict
 from .state import Move
 
 # The players a --variant can be based on.
-VARIANT_BASES = ("search", "brs", "mcts")
+VARIANT_BASES = player_registry.TUNABLE
 
 
 class GameSpec(NamedTuple):
@@ -171,15 +168,7 @@ def make_player(name: str, seed: int, variants: Sequence[Tuple[str, str, str]] =
     """A player by name: a variant (name, base player, JSON weights) or a registered one."""
     for variant, base, weights in variants:
         if variant == name:
-            config = config_from_dict(json.loads(weights))
-            if base == "mcts":
-                mcts = MctsPlayer(random.Random(seed), config)
-                mcts.name = name
-                return mcts
-            player = SearchPlayer(BRS if base == "brs" else PARANOID, random.Random(seed),
-                                  config)
-            player.name = name
-            return player
+            return player_registry.tuned(base, json.loads(weights), seed, name)
     return player_registry.get(name, seed)
 
 

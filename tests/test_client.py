@@ -334,3 +334,51 @@ def test_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["client", "--group", "300"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3 and "unknown player 'wizard'" in err[1]
+
+
+def test_weights_reach_the_player(tmp_path: Any) -> None:
+    """`--weights` (inline or @FILE) changes the named evaluation weights and nothing else."""
+    from reversi_ref.client import read_weights
+    from reversi_ref.players import tuned
+    from reversi_ref.search.config import DEFAULT_CONFIG
+    path = tmp_path / "w.json"
+    path.write_text('{"material": [60, 100], "leader_share": 40}')
+    weights = read_weights("@%s" % path)
+    assert weights == {"material": [60, 100], "leader_share": 40}
+    player = tuned("search", weights, 1)
+    config = getattr(player, "config")
+    assert config.material == (60, 100) and config.leader_share == 40
+    assert config.mobility == DEFAULT_CONFIG.mobility
+    assert getattr(tuned("mcts", {}, 1), "config") == DEFAULT_CONFIG
+
+
+def test_search_with_weights_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A tuned search player answers a move request like any other."""
+    def script(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 2))
+        answer = server.read()
+        assert isinstance(answer, MoveAnswer)
+        assert (answer.x, answer.y) in [(2, 0), (3, 1), (0, 2), (1, 3)]
+        server.send(EndOfPhase1(), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--player", "search", "--weights", '{"material": [60, 100]}') == 0
+    server.finish()
+
+
+@pytest.mark.parametrize("player,weights,message", [
+    ("search", "{material", "--weights is not JSON"),
+    ("search", "[1, 2]", "--weights must be a JSON object"),
+    ("search", '{"materal": [1, 2]}', "unknown evaluation weight 'materal'"),
+    ("search", '{"material": 5}', "material needs two integers"),
+    ("greedy", "{}", "only search, brs, mcts take evaluation weights, not 'greedy'"),
+    ("brs", "@/no/such/file.json", "--weights: cannot read /no/such/file.json"),
+])
+def test_rejects_bad_weights(capsys: pytest.CaptureFixture[str], player: str, weights: str,
+                             message: str) -> None:
+    """Bad --weights: one-line error naming the problem, exit 1, no connection attempted."""
+    assert main(["client", "--server", "127.0.0.1:1", "--player", player,
+                 "--weights", weights]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("reversi-ref client: ") and message in err
+    assert len(err.splitlines()) == 1

@@ -41,6 +41,30 @@ register("greedy", lambda seed: GreedyPlayer())
 register("random", lambda seed: RandomPlayer(random.Random(seed)))
 
 
+# The players whose evaluation weights can be changed (`tuned`).
+TUNABLE = ("search", "brs", "mcts")
+
+
+def tuned(base: str, weights: Dict[str, object], seed: int, name: str = "") -> Player:
+    """A `base` player (one of TUNABLE) whose evaluation weights differ from the defaults
+    by `weights` (EvalConfig field names); ValueError naming a bad base or weight."""
+    from ..search.alphabeta import BRS, PARANOID
+    from ..search.config import config_from_dict
+    from .mcts import MctsPlayer
+    from .search import SearchPlayer
+    if base not in TUNABLE:
+        raise ValueError("only %s take evaluation weights, not %r" % (", ".join(TUNABLE), base))
+    config = config_from_dict(weights)
+    player: Player
+    if base == "mcts":
+        player = MctsPlayer(random.Random(seed), config)
+    else:
+        player = SearchPlayer(BRS if base == "brs" else PARANOID, random.Random(seed), config)
+    if name:
+        player.name = name
+    return player
+
+
 def _register_search_players() -> None:
     # The search players live beside the built-in ones but import the search machinery.
     from .mcts import mcts_player
@@ -53,4 +77,4 @@ def _register_search_players() -> None:
 _register_search_players()
 
 __all__ = ["GreedyPlayer", "Player", "PlayerFactory", "RandomPlayer", "SearchInfo", "get",
-           "names", "register"]
+           "names", "register", "tuned", "TUNABLE"]
