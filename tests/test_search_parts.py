@@ -199,3 +199,43 @@ def test_search_plays_from_a_state_it_was_not_prepared_for() -> None:
     assert player.choose(second, 0, 1) in legal_moves(second)
     state: GameState = play(second, player.choose(second, 0, 1))
     assert state.phase == "over"
+
+
+# --------------------------------------------------------------------------- elimination
+
+def _evaluate(state: GameState, root: int) -> int:
+    from reversi_ref.search.context import GameContext
+    return GameContext(DEFAULT_CONFIG).load(state).evaluate(root)
+
+
+def test_wiped_out_player_is_a_decisive_loss() -> None:
+    """RULES.md 3 and 7: with no stone, no override for an `x` and no choice or inversion
+    tile, player 1 can never move again and ends last: one rank step behind the one player
+    with stones, minus 100 per stone of the best (2 stones)."""
+    from reversi_ref.search.evaluate import RANK_STEP, is_decisive
+    value = _evaluate(build("2 2 0 - 0 0", to_move=2), 1)
+    assert value == -RANK_STEP - 200
+    assert is_decisive(value)
+
+
+@pytest.mark.parametrize("cells,overrides", [
+    ("2 2 0 x", [1, 0]),   # an override stone on the x is always legal (RULES.md 3)
+    ("2 2 0 i", [0, 0]),   # an inversion hands player 2's stones to player 1
+    ("2 2 0 c", [0, 0]),   # player 2 may swap stones with player 1 on the choice tile
+])
+def test_no_stones_with_a_way_back_is_not_decisive(cells: str, overrides: list) -> None:  # type: ignore[type-arg]
+    """A player without stones who can still get some is valued normally."""
+    from reversi_ref.search.evaluate import is_decisive
+    value = _evaluate(build(cells, to_move=2, overrides_per_player=overrides), 1)
+    assert not is_decisive(value)
+
+
+def test_wiping_out_an_opponent_is_worth_more_than_any_stone_count() -> None:
+    """An opponent without stones and without a way back adds ELIMINATED_OPPONENT, below the
+    decisive threshold, far above what stones and mobility are worth."""
+    from reversi_ref.search.evaluate import ELIMINATED_OPPONENT, is_decisive
+    alone = _evaluate(build("1 1 0 0 - 0 0", to_move=1), 1)
+    contested = _evaluate(build("1 1 0 2 - 0 0", to_move=1), 1)
+    assert not is_decisive(alone)
+    assert abs(contested) < 100_000
+    assert alone - contested > ELIMINATED_OPPONENT - 100_000

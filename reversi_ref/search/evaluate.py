@@ -12,7 +12,9 @@ added for the root.
 
 In the bombing phase only stones and bombs count, against the players just above and just
 below the root in the ranking (those are the places a bomb can win or lose).  A finished game
-is valued by rank first, then by the stone margin.
+is valued by rank first, then by the stone margin.  A player wiped off the board with no way
+back already has its final place: for the root a decisive loss, for an opponent a large bonus
+(`is_eliminated`; on open maps the wipe-out is the commonest way to lose).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from .position import count_moves_for
 # A finished game: each opponent beaten or lost to is worth this much; winning outright more.
 RANK_STEP = 1_000_000_000
 WIN_BONUS = 5_000_000_000
+# An opponent who can never place a stone again in the building phase; small enough that
+# seven of them stay below the decisive threshold (`is_decisive`).
+ELIMINATED_OPPONENT = RANK_STEP // 16
 # Any evaluation lies strictly inside (-INFINITY, INFINITY).
 INFINITY = 1 << 40
 
@@ -90,6 +95,15 @@ class Evaluator:
             taken += counts[p]
         taken += counts[EXPANSION]
         return min(1024, taken * 1024 // playable)
+
+    def is_eliminated(self, player: int) -> bool:
+        """Whether `player` can never hold a stone again: none now, and no way back (RULES.md
+        3: an override stone on an `x`, or a choice or inversion tile handing over stones)."""
+        e = self.engine
+        counts = e.counts
+        if counts[player] or counts[CHOICE] or counts[INVERSION]:
+            return False
+        return not (e.overrides[player] and counts[EXPANSION])
 
     def mobility(self, player: int) -> int:
         """The number of legal phase-1 moves `player` would have if asked now."""
@@ -164,7 +178,13 @@ class Evaluator:
             return self.final_value(root)
         if phase == BOMB:
             return self.bombing_value(root)
-        value = self.relative(root, self.player_values())
+        eliminated = 0
+        for p in range(1, e.players + 1):
+            if not e.disqualified[p] and self.is_eliminated(p):
+                if p == root:
+                    return self.eliminated_value(root)
+                eliminated += 1
+        value = self.relative(root, self.player_values()) + ELIMINATED_OPPONENT * eliminated
         cfg = self.config
         w_mobility = ramp(cfg.mobility, self.progress())
         if w_mobility:
@@ -183,6 +203,19 @@ class Evaluator:
                 theirs = 8
             value += w_mobility * (own - theirs) // (own + theirs + 2)
         return value
+
+    def eliminated_value(self, root: int) -> int:
+        """The value for a `root` wiped off the board in the building phase: it ends with no
+        stones, behind everybody who still has some (RULES.md 7), so a decisive loss."""
+        e = self.engine
+        counts = e.counts
+        ahead = 0
+        best = 0
+        for p in range(1, e.players + 1):
+            if p != root and not e.disqualified[p] and counts[p] > 0:
+                ahead += 1
+                best = max(best, counts[p])
+        return -RANK_STEP * max(1, ahead) - 100 * best
 
     def bombing_value(self, root: int) -> int:
         """The value in the bombing phase: stones against the players just above and below
