@@ -16,14 +16,12 @@ A dropped connection or a malformed message ends the run with a one-line error a
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import socket
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
 from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
@@ -298,23 +296,6 @@ class Client:
         return state
 
 
-def read_weights(text: str) -> Dict[str, object]:
-    """Evaluation weights given as a JSON object, inline or as @FILE; ValueError saying what
-    is wrong."""
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ValueError("--weights: cannot read %s: %s" % (text[1:], error.strerror)) from None
-    try:
-        values = json.loads(text)
-    except ValueError as error:
-        raise ValueError("--weights is not JSON: %s" % error) from None
-    if not isinstance(values, dict):
-        raise ValueError("--weights must be a JSON object of weight names, got %r" % (values,))
-    return values
-
-
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
@@ -324,7 +305,8 @@ def run_client(args: argparse.Namespace) -> int:
         if args.weights is None:
             player = player_registry.get(args.player, seed)
         else:
-            player = player_registry.tuned(args.player, read_weights(args.weights), seed)
+            player = player_registry.tuned(
+                args.player, player_registry.read_weights(args.weights, "--weights"), seed)
     except ValueError as error:
         print("reversi-ref client: %s" % error, file=sys.stderr)
         return 1

@@ -184,14 +184,7 @@ def parse_variant(text: str, known: Sequence[str]) -> Tuple[str, str, str]:
     if base not in VARIANT_BASES:
         raise ValueError("--variant base must be one of %s, got %r"
                          % (", ".join(VARIANT_BASES), base))
-    if weights.startswith("@"):
-        weights = Path(weights[1:]).read_text(encoding="utf-8")
-    try:
-        values = json.loads(weights)
-    except ValueError as error:
-        raise ValueError("--variant %s: weights are not JSON: %s" % (name, error)) from None
-    if not isinstance(values, dict):
-        raise ValueError("--variant %s: weights must be a JSON object" % name)
+    values = player_registry.read_weights(weights, "--variant %s" % name)
     config_from_dict(values)
     return name, base, json.dumps(values)
 

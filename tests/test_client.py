@@ -338,12 +338,12 @@ def test_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_weights_reach_the_player(tmp_path: Any) -> None:
     """`--weights` (inline or @FILE) changes the named evaluation weights and nothing else."""
-    from reversi_ref.client import read_weights
+    from reversi_ref.players import read_weights
     from reversi_ref.players import tuned
     from reversi_ref.search.config import DEFAULT_CONFIG
     path = tmp_path / "w.json"
     path.write_text('{"material": [60, 100], "leader_share": 40}')
-    weights = read_weights("@%s" % path)
+    weights = read_weights("@%s" % path, "--weights")
     assert weights == {"material": [60, 100], "leader_share": 40}
     player = tuned("search", weights, 1)
     config = getattr(player, "config")

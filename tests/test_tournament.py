@@ -112,7 +112,8 @@ def test_variant_changes_the_weights(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text", ["flat", "flat=brs", "search=brs:{}", "flat=greedy:{}",
-                                  "flat=brs:[1]", "flat=brs:{oops", 'flat=brs:{"x": 1}'])
+                                  "flat=brs:[1]", "flat=brs:{oops", 'flat=brs:{"x": 1}',
+                                  "flat=brs:@/no/such/file.json"])
 def test_rejects_bad_variants(text: str) -> None:
     """Malformed --variant texts, taken names, unknown bases and bad weights are refused."""
     with pytest.raises(ValueError):

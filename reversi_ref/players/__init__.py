@@ -7,7 +7,9 @@ players can be replayed exactly.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Callable, Dict, List
 
 from .base import Player, SearchInfo
@@ -45,6 +47,23 @@ register("random", lambda seed: RandomPlayer(random.Random(seed)))
 TUNABLE = ("search", "brs", "mcts")
 
 
+def read_weights(text: str, label: str) -> Dict[str, object]:
+    """Evaluation weights written as a JSON object, inline or as @FILE; ValueError starting
+    with `label` (the option they came from) saying what is wrong."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as error:
+            raise ValueError("%s: cannot read %s: %s" % (label, text[1:], error.strerror)) from None
+    try:
+        values = json.loads(text)
+    except ValueError as error:
+        raise ValueError("%s is not JSON: %s" % (label, error)) from None
+    if not isinstance(values, dict):
+        raise ValueError("%s must be a JSON object of weight names, got %r" % (label, values))
+    return values
+
+
 def tuned(base: str, weights: Dict[str, object], seed: int, name: str = "") -> Player:
     """A `base` player (one of TUNABLE) whose evaluation weights differ from the defaults
     by `weights` (EvalConfig field names); ValueError naming a bad base or weight."""
@@ -77,4 +96,4 @@ def _register_search_players() -> None:
 _register_search_players()
 
 __all__ = ["GreedyPlayer", "Player", "PlayerFactory", "RandomPlayer", "SearchInfo", "get",
-           "names", "register", "tuned", "TUNABLE"]
+           "names", "read_weights", "register", "tuned", "TUNABLE"]
