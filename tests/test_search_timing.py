@@ -45,21 +45,29 @@ def test_budget_is_zero_below_the_reserve() -> None:
 
 
 def test_budget_never_plans_more_than_a_share_of_the_bank() -> None:
-    """RULES.md 8: one move never plans more than MAX_BANK_SHARE * HARD_FRACTION of the bank
-    after the reserve, whatever the estimate of the moves left."""
+    """RULES.md 8: one move never plans more than MAX_BANK_SHARE of the bank after the
+    reserve, whatever the estimate of the moves left."""
     for bank in (200, 1000, 5000, 60000):
         for moves in (1, 2, 10, 300):
             for increment in (None, 500.0, 1000.0, 10000.0):
                 budget = plan_budget(bank, moves, increment)
-                limit = (bank - RESERVE_MS) * MAX_BANK_SHARE * HARD_FRACTION
+                limit = (bank - RESERVE_MS) * MAX_BANK_SHARE
                 assert 0 <= budget.soft_ms <= budget.hard_ms <= limit + 1e-9
 
 
 def test_budget_spreads_the_bank_over_the_moves_left() -> None:
     """RULES.md 8: 10 s in the bank, 1 s per move and 20 moves to go: the fair share is
-    (9850 + 19 * 1000) / 20 = 1442.5 ms, of which HARD_FRACTION is planned."""
+    (9850 + 19 * 1000) / 20 = 1442.5 ms, of which HARD_FRACTION is planned (below the cap
+    of half of 9850 ms)."""
     budget = plan_budget(10000, 20, 1000.0)
     assert budget.hard_ms == pytest.approx(1442.5 * HARD_FRACTION)
+
+
+def test_budget_is_capped_by_the_bank_share() -> None:
+    """RULES.md 8: the first request of a 1 s game (bank 1000 ms, 30 moves to go) has a fair
+    share of (850 + 29 * 1000) / 30 = 995 ms, but plans at most half of the 850 ms usable."""
+    budget = plan_budget(1000, 30, 1000.0)
+    assert budget.hard_ms == pytest.approx(425.0)
 
 
 def test_simulated_bank_never_runs_dry() -> None:
@@ -95,6 +103,9 @@ def _play_against_greedy(player: Player, clock: FakeClock, seconds: int) -> List
             spent = (clock.now - start) * 1000.0
             assert move in legal_moves(state)
             assert spent <= bank - RESERVE_MS + 1e-6, "overdrew the bank"
+            # the cap plus five readings of the clock (the search checks it every few nodes)
+            slack = 5 * clock.tick * 1000.0
+            assert spent <= (bank - RESERVE_MS) * MAX_BANK_SHARE + slack, "over half the bank"
             bank -= spent
             used.append(spent)
         else:
@@ -110,8 +121,7 @@ def test_search_keeps_within_the_bank(mode: str) -> None:
     clock = FakeClock(0.005)
     player = SearchPlayer(mode, random.Random(1), clock=clock)
     used = _play_against_greedy(player, clock, 1)
-    assert used
-    assert max(used) <= 1000.0
+    assert len(used) >= 5
 
 
 def test_search_stops_at_the_hard_limit() -> None:

@@ -12,8 +12,7 @@ import random
 import time
 from typing import Callable, Optional
 
-from ..engine import BOMB, BUILD
-from ..errors import IllegalMoveError
+from ..engine import BOMB
 from ..search.bombing import choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
@@ -47,22 +46,12 @@ class MctsPlayer(Player):
 
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit)."""
-        context = self.context
-        if context.map is not state.map and context.map != state.map:
-            context.prepare(state.map)
-        start = context.start_move(time_ms)
-        player = state.to_move
-        if player is None:
-            raise IllegalMoveError("game over", "nobody is to move")
-        evaluator = context.load(state)
+        evaluator, player, deadlines = self.context.begin_move(state, time_ms)
         engine = evaluator.engine
-        deadlines = context.deadlines(start, time_ms, engine, player)
         if engine.phase == BOMB:
             choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock)
             self.info = SearchInfo(depth=1, nodes=choice.nodes)
             return engine.decode_move(choice.move)
-        if engine.phase != BUILD or engine.to_move != player:
-            raise IllegalMoveError("not to move", "player %d cannot move now" % player)
         iterations = MAX_ITERATIONS if time_ms > 0 else ITERATIONS_PER_DEPTH * max(1, depth)
         search = Mcts(engine, evaluator, self.rng, self.clock)
         move = search.run(iterations, deadlines.hard)

@@ -16,7 +16,7 @@ import random
 import time
 from typing import Callable, Optional
 
-from ..engine import BOMB, BUILD
+from ..engine import BOMB
 from ..errors import IllegalMoveError
 from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
 from ..search.bombing import choose_bomb
@@ -73,24 +73,14 @@ class SearchPlayer(Player):
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit, search
         `depth` plies)."""
-        context = self.context
-        if context.map is not state.map and context.map != state.map:
-            context.prepare(state.map)
-        start = context.start_move(time_ms)
-        player = state.to_move
-        if player is None:
-            raise IllegalMoveError("game over", "nobody is to move")
-        evaluator = context.load(state)
+        evaluator, player, deadlines = self.context.begin_move(state, time_ms)
         engine = evaluator.engine
-        deadlines = context.deadlines(start, time_ms, engine, player)
-        max_depth = MAX_DEPTH if time_ms > 0 else max(1, depth)
         if engine.phase == BOMB:
             choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock)
             self.info = SearchInfo(depth=1, nodes=choice.nodes)
             self.last_value = choice.value
             return engine.decode_move(choice.move)
-        if engine.phase != BUILD or engine.to_move != player:
-            raise IllegalMoveError("not to move", "player %d cannot move now" % player)
+        max_depth = MAX_DEPTH if time_ms > 0 else max(1, depth)
         searcher = self._searcher(evaluator)
         searcher.reset(player)
         searcher.deadline = deadlines.hard

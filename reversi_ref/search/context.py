@@ -7,7 +7,9 @@ from __future__ import annotations
 import time
 from typing import Callable, NamedTuple, Optional
 
+from ..engine import BOMB, BUILD
 from ..engine.core import Engine
+from ..errors import IllegalMoveError
 from ..geometry import Map
 from ..state import GameState
 from .analysis import MapAnalysis
@@ -25,6 +27,15 @@ class Deadlines(NamedTuple):
 
     soft: float
     hard: float
+
+
+class MoveRequest(NamedTuple):
+    """One move request, set up: the evaluator (whose `.engine` holds the position), the
+    player to move and the move's deadlines."""
+
+    evaluator: Evaluator
+    player: int
+    deadlines: Deadlines
 
 
 class GameContext:
@@ -88,3 +99,18 @@ class GameContext:
         budget = plan_budget(bank_ms, expected_own_moves(engine, player), self.increment_ms)
         self.last_budget = budget
         return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0)
+
+    def begin_move(self, state: GameState, bank_ms: int) -> MoveRequest:
+        """Start answering a move request for `state` with `bank_ms` in the bank: the position
+        loaded and the deadlines planned; IllegalMoveError if nobody can move in `state`."""
+        if self.map is not state.map and self.map != state.map:
+            self.prepare(state.map)  # before start_move, which counts the game's requests
+        start = self.start_move(bank_ms)
+        player = state.to_move
+        if player is None:
+            raise IllegalMoveError("game over", "nobody is to move")
+        evaluator = self.load(state)
+        engine = evaluator.engine
+        if engine.phase != BOMB and (engine.phase != BUILD or engine.to_move != player):
+            raise IllegalMoveError("not to move", "player %d cannot move now" % player)
+        return MoveRequest(evaluator, player, self.deadlines(start, bank_ms, engine, player))

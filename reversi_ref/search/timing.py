@@ -24,11 +24,14 @@ from ..engine.tables import BONUS, CHOICE, INVERSION
 
 # Kept back from every bank: the network, the engine set-up, JIT warm-up and GC pauses.
 RESERVE_MS = 150.0
-# A move never plans more than this share of the usable bank, however few moves are left.
+# A move's hard limit never exceeds this share of the usable bank, however few moves are left,
+# so even a search that overran its limit twice over would still answer in time.
 MAX_BANK_SHARE = 0.5
-# The hard limit is this share of the move's fair share of the time ...
-HARD_FRACTION = 0.65
-# ... and no new iteration starts after this share of the hard limit.
+# The hard limit is this multiple of the move's fair share of the time: a move rarely reaches
+# it (most end at `soft`, when the next iteration would not finish), and whatever is left over
+# carries to the next moves' shares, so aiming above the fair share spends the bank, not more.
+HARD_FRACTION = 1.2
+# No new iteration starts after this share of the hard limit.
 SOFT_FRACTION = 0.5
 
 
@@ -67,6 +70,5 @@ def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] =
     moves = max(1, moves_left)
     increment = max(0.0, increment_ms or 0.0)
     share = (usable + increment * (moves - 1)) / moves
-    share = min(share, usable * MAX_BANK_SHARE)
-    hard = share * HARD_FRACTION
+    hard = min(share * HARD_FRACTION, usable * MAX_BANK_SHARE)
     return Budget(hard * SOFT_FRACTION, hard)
