@@ -344,8 +344,8 @@ def register(subparsers: Any) -> None:
                         help="the server (default 127.0.0.1:7777)")
     parser.add_argument("--group", type=int, default=1, metavar="N",
                         help="group number sent to the server (default 1; 99 = human)")
-    parser.add_argument("--player", default="greedy", metavar="NAME",
-                        help="player (known: %s; default greedy)"
+    parser.add_argument("--player", default="search", metavar="NAME",
+                        help="player (known: %s; default search, the strongest)"
                              % ", ".join(player_registry.names()))
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for a random player (default: a random seed)")
