@@ -342,12 +342,12 @@ def test_weights_reach_the_player(tmp_path: Any) -> None:
     from reversi_ref.players import tuned
     from reversi_ref.search.config import DEFAULT_CONFIG
     path = tmp_path / "w.json"
-    path.write_text('{"material": [60, 100], "leader_share": 40}')
+    path.write_text('{"material": [70, 90], "leader_share": 40}')
     weights = read_weights("@%s" % path, "--weights")
-    assert weights == {"material": [60, 100], "leader_share": 40}
+    assert weights == {"material": [70, 90], "leader_share": 40}
     player = tuned("search", weights, 1)
     config = getattr(player, "config")
-    assert config.material == (60, 100) and config.leader_share == 40
+    assert config.material == (70, 90) and config.leader_share == 40
     assert config.mobility == DEFAULT_CONFIG.mobility
     assert getattr(tuned("mcts", {}, 1), "config") == DEFAULT_CONFIG
 

@@ -176,7 +176,9 @@ def test_load_state_equals_a_fresh_engine(text: str, seed: int) -> None:
 @given(text=maps(max_size=9), seed=st.integers(0, 2 ** 32 - 1))
 def test_moves_for_any_player_match_the_rules(text: str, seed: int) -> None:
     """RULES.md 3: legal_moves_for / count_moves_for / set_to_move give each player's phase-1
-    moves as the rules do, with the hash consistent and unmake restoring the real mover."""
+    moves as the rules do, with the hash consistent and unmake restoring the real mover;
+    count_plain_moves counts those whose target is neither a stone nor an `x` (the moves that
+    need no override stone)."""
     rng = random.Random(seed)
     state = parse_map(text)
     engine = Engine(read_map(text))
@@ -187,6 +189,8 @@ def test_moves_for_any_player_match_the_rules(text: str, seed: int) -> None:
             want = building_moves(state, player)
             assert [engine.decode_move(m) for m in engine.legal_moves_for(player)] == want
             assert engine.count_moves_for(player) == len(want)
+            plain = [m for m in want if state.cell(m.x, m.y) not in "12345678x"]
+            assert engine.count_plain_moves(player) == len(plain)
         move = rng.choice(engine.legal_moves())
         state = play(state, engine.decode_move(move))
         engine.make(move)

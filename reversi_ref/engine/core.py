@@ -265,6 +265,15 @@ class Engine:
             return [t * 32 for t in range(self.cells) if board[t] != HOLE]
         return []
 
+    def count_plain_moves(self, player: int) -> int:
+        """The number of phase-1 moves of `player` that need no override stone (the search's
+        mobility: with override stones in hand nearly every stone is a move)."""
+        if self._pending:
+            self._resolve()
+        if self._phase == BUILD:
+            return self._count_build(player, False)
+        return 0
+
     def count_moves_for(self, player: int) -> int:
         """len(legal_moves_for(player)) without building the list."""
         if self._pending:
@@ -446,8 +455,9 @@ class Engine:
         self._end_building(after)
         return self.count_moves()
 
-    def _count_build(self, p: int) -> int:
-        """RULES.md 3: the number of phase-1 moves of player p."""
+    def _count_build(self, p: int, with_overrides: bool = True) -> int:
+        """RULES.md 3: the number of phase-1 moves of player p (those with an override
+        stone only if `with_overrides`)."""
         board = self.board
         nxt = self.nxt
         kind = self.kind
@@ -456,7 +466,7 @@ class Engine:
         adjacent = self.adjacent
         n = self.players
         pk = p * 16
-        may_override = self.overrides[p] > 0
+        may_override = with_overrides and self.overrides[p] > 0
         total = 0
         for t in range(self.cells):
             v = board[t]

@@ -26,7 +26,6 @@ from ..engine.core import Engine
 from ..engine.tables import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION
 from .analysis import CORNER, EDGE, HALF_OPEN, MapAnalysis
 from .config import EvalConfig, Ramp
-from .position import count_moves_for
 
 # A finished game: each opponent beaten or lost to is worth this much; winning outright more.
 RANK_STEP = 1_000_000_000
@@ -106,8 +105,10 @@ class Evaluator:
         return not (e.overrides[player] and counts[EXPANSION])
 
     def mobility(self, player: int) -> int:
-        """The number of legal phase-1 moves `player` would have if asked now."""
-        return count_moves_for(self.engine, player)
+        """The number of phase-1 moves `player` would have if asked now, override moves left
+        out: they are counted as override stones in hand, and with one in hand nearly every
+        stone on the board would be a move."""
+        return self.engine.count_plain_moves(player)
 
     def relative(self, root: int, values: List[int]) -> int:
         """`values[root]` minus the config's mix of the best and the average opponent."""
