@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Tuple
 
 from helpers import bombing, build
 from reversi_ref import Move, legal_moves, play
@@ -17,6 +18,7 @@ from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import BRS, PARANOID
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.state import OVER, GameState
 
 # Player 1 to move has two moves (RULES.md 3):
 # - (0, 0) captures the 2 at (1, 0); then player 2 has no move (its only stones are in the
@@ -110,6 +112,63 @@ def test_bomb_spares_own_stones_when_leading() -> None:
     state = bombing("1 1 1 1 0 2 2 2", bombs_per_player=[1, 1])
     move = SearchPlayer(BRS).choose(state, 0, 1)
     assert state.cell(move.x, move.y) == "2"
+
+
+# Two players, strength 1 (a bomb removes its target and the cells next to it, which become
+# holes), player 1 holds two bombs and player 2 one; the order is 1, 2, 1 (RULES.md 5).
+#   x:  0 1 2 3 4 5 6 7
+#       1 0 0 0 1 2 2 0
+# - (6, 0) wipes out player 2 at once (the best single bomb), but player 2 answers at (1, 0),
+#   leaving player 1 only (4, 0) and the empty (3, 0): player 1's last bomb must fall there
+#   and removes its own stone, 0 to 0;
+# - (2, 0) blasts empty cells; whatever player 2 does, player 1's last bomb then removes player
+#   2's remaining stones and keeps one of its own: 1 to 0 (and only (2, 0) wins).
+LAST_BOMB = "1 0 0 0 1 2 2 0"
+
+
+def test_bomb_search_sees_the_forced_last_bomb() -> None:
+    """RULES.md 5, 7: one bomb deep the search takes (6, 0); three bombs deep (the whole
+    phase) it takes (2, 0), the only winning target (worked above)."""
+    state = bombing(LAST_BOMB, strength=1, bombs_per_player=[2, 1])
+    assert SearchPlayer(PARANOID).choose(state, 0, 1) == Move(6, 0)
+    assert SearchPlayer(PARANOID).choose(state, 0, 3) == Move(2, 0)
+
+
+def exhaustive_outcome(state: GameState, root: int) -> Tuple[int, int]:
+    """Paranoid value of a bombing-phase position for `root` by trying every line to the
+    end with the readable rules: (players beaten - players ahead, lead over the best
+    opponent)."""
+    if state.phase == OVER:
+        stones = [sum(1 for c in state.board if c == str(p)) for p in range(state.players + 1)]
+        mine = stones[root]
+        others = [stones[p] for p in range(1, state.players + 1) if p != root]
+        return (sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine),
+                mine - max(others))
+    values = [exhaustive_outcome(play(state, m), root) for m in legal_moves(state)]
+    return max(values) if state.to_move == root else min(values)
+
+
+def test_bomb_search_matches_exhaustive_search() -> None:
+    """RULES.md 5, 7: searching the whole bombing phase (beam wider than the board), the
+    target taken is one with the best outcome that trying every line with the readable rules
+    finds, on 60 random one-row positions; one bomb deep misses it on some of them."""
+    wide = replace(DEFAULT_CONFIG, bomb_candidates=99)
+    one_deep_missed = 0
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        players = rng.choice([2, 3])
+        cells = " ".join(rng.choice("0123"[:players + 1]) for _ in range(rng.randint(6, 9)))
+        bombs = [max(1, rng.randint(0, 2))] + [rng.randint(0, 2) for _ in range(players - 1)]
+        state = bombing(cells, players=players, strength=rng.randint(0, 1),
+                        bombs_per_player=bombs)
+        best = exhaustive_outcome(state, 1)
+        deep = SearchPlayer(PARANOID, config=wide).choose(state, 0, 10)
+        assert exhaustive_outcome(play(state, deep), 1) == best, (seed, cells, bombs)
+        one = SearchPlayer(PARANOID, config=wide).choose(state, 0, 1)
+        one_deep_missed += exhaustive_outcome(play(state, one), 1) != best
+        checked += 1
+    assert checked == 60 and one_deep_missed > 0
 
 
 # Player 1's only moves are the bonus tile (2, 0) with special 20 or 21 (capturing (1, 0));

@@ -11,7 +11,7 @@ from typing import List
 
 import pytest
 
-from helpers import build
+from helpers import bombing, build
 from reversi_ref import legal_moves, play
 from reversi_ref.players import Player
 from reversi_ref.players.greedy import GreedyPlayer
@@ -143,3 +143,19 @@ def test_mcts_keeps_within_the_bank() -> None:
     clock = FakeClock(0.04)
     used = _play_against_greedy(MctsPlayer(random.Random(1), clock=clock), clock, 1)
     assert used
+
+
+def test_bomb_search_stops_at_the_hard_limit() -> None:
+    """RULES.md 5, 8: in the bombing phase (ten bombs to go, so the whole phase is far too
+    deep to search) a move also stays within its hard limit plus a few clock readings, and
+    still names a legal target."""
+    clock = FakeClock(0.005)
+    player = SearchPlayer(PARANOID, random.Random(1), clock=clock)
+    state = bombing(SIX, strength=1, bombs_per_player=[5, 5])
+    player.prepare(state)
+    start = clock.now
+    move = player.choose(state, 600, 1)
+    spent = (clock.now - start) * 1000.0
+    assert move in legal_moves(state)
+    assert spent <= player.context.last_budget.hard_ms + 3 * 5.0 + 1e-6
+    assert 1 <= player.info.depth < 10

@@ -13,7 +13,7 @@ import time
 from typing import Callable, Optional
 
 from ..engine import BOMB
-from ..search.bombing import choose_bomb
+from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.mcts import Mcts
@@ -49,8 +49,9 @@ class MctsPlayer(Player):
         evaluator, player, deadlines = self.context.begin_move(state, time_ms)
         engine = evaluator.engine
         if engine.phase == BOMB:
-            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock)
-            self.info = SearchInfo(depth=1, nodes=choice.nodes)
+            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock,
+                                 BOMB_DEPTH if time_ms > 0 else max(1, depth), deadlines.soft)
+            self.info = SearchInfo(depth=choice.depth, nodes=choice.nodes)
             return engine.decode_move(choice.move)
         iterations = MAX_ITERATIONS if time_ms > 0 else ITERATIONS_PER_DEPTH * max(1, depth)
         search = Mcts(engine, evaluator, self.rng, self.clock)

@@ -2,9 +2,9 @@
 
 Each move: load the position into the fast engine, plan the time from the request's bank
 (`reversi_ref.search.timing`), then run iterative deepening until the soft deadline (no new
-iteration) or the hard one (stop inside the iteration); in the bombing phase, try every target
-(`reversi_ref.search.bombing`).  Without a time limit (`time_ms` 0) the search goes exactly
-`depth` plies deep.
+iteration) or the hard one (stop inside the iteration); the bombing phase has its own search
+(`reversi_ref.search.bombing`), deepened the same way.  Without a time limit (`time_ms` 0)
+the search goes exactly `depth` plies (or bombs) deep.
 
 `time_ms` is read as the whole time bank of the move request (RULES.md 8): the players set
 `manages_bank`, which tells the client and the tournament to pass the bank unchanged.
@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from ..engine import BOMB
 from ..errors import IllegalMoveError
 from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
-from ..search.bombing import choose_bomb
+from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
@@ -76,8 +76,9 @@ class SearchPlayer(Player):
         evaluator, player, deadlines = self.context.begin_move(state, time_ms)
         engine = evaluator.engine
         if engine.phase == BOMB:
-            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock)
-            self.info = SearchInfo(depth=1, nodes=choice.nodes)
+            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock,
+                                 BOMB_DEPTH if time_ms > 0 else max(1, depth), deadlines.soft)
+            self.info = SearchInfo(depth=choice.depth, nodes=choice.nodes)
             self.last_value = choice.value
             return engine.decode_move(choice.move)
         max_depth = MAX_DEPTH if time_ms > 0 else max(1, depth)

@@ -4,7 +4,7 @@
 - `config`: the evaluation's weights (`EvalConfig`), tunable by the tournament;
 - `evaluate`: the static evaluation, phase-aware, from one player's point of view;
 - `alphabeta`: paranoid and best-reply alpha-beta with iterative deepening as a generator;
-- `bombing`: target choice in the bombing phase;
+- `bombing`: the bombing phase's own search (paranoid beam search over the bombs left);
 - `mcts`: Monte Carlo tree search with playouts cut off by the evaluation;
 - `timing`: the per-move budget from the move request's time bank;
 - `table`: the fixed-size transposition table; `position`: engines reused across moves;

@@ -1,19 +1,27 @@
 """The bombing phase (RULES.md 5): where to drop a bomb to gain places.
 
-Every target is tried (make, evaluate, unmake) and valued by `Evaluator.bombing_value`: the
-root's stones against the players just above and just below it in the ranking, plus a bonus
-per place.  A bomb that removes stones of the player just ahead (to catch up) or just behind
-(to stay ahead) scores; a bomb on a player who is out of reach, or on the root's own stones,
-does not.
+Positions are valued by `Evaluator.bombing_value`: the root's stones against the players just
+above and just below it in the ranking, plus a bonus per place, and by `final_value` once the
+last bomb has fallen.  A bomb that removes stones of the player just ahead (to catch up) or just
+behind (to stay ahead) scores; a bomb on a player who is out of reach, or on the root's own
+stones, does not.
 
-Targets whose blast removes nothing that counts (only empty cells and holes' neighbours) all
-get the same value; the first of them in move order is kept, so the choice is deterministic.
+Depth 1 tries every target (make, evaluate, unmake).  Deeper, the search is paranoid over the
+bombs still to come in the real bombing order, and a beam: at every node only the
+`EvalConfig.bomb_candidates` targets that look best for the bomber by that one-bomb value
+(best for the root, worst for the root for an opponent) are searched further, since a board
+has hundreds of targets and most of them blast the same few stones.  Iterative deepening
+stops at the soft deadline, or when the depth covers every bomb left; a deeper result replaces
+a shallower one only when its iteration finished.
+
+Targets whose blast removes nothing that counts all get the same value; the first of them in
+move order is kept, so the choice is deterministic.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Callable, NamedTuple
+from typing import Callable, List, NamedTuple, Tuple
 
 from ..engine import BOMB
 from ..engine.core import Engine
@@ -24,37 +32,126 @@ Clock = Callable[[], float]
 # target can cost as much as a small search node).
 CHECK_EVERY = 4
 NO_DEADLINE = float("inf")
+# Depth cap against the clock (the bombs left cap it anyway).
+BOMB_DEPTH = 64
 
 
 class BombChoice(NamedTuple):
-    """The chosen target (an engine move), its value and the number of targets tried."""
+    """The chosen target (an engine move), its value, the number of targets tried and the
+    depth of the last finished iteration."""
 
     move: int
     value: int
     nodes: int
     complete: bool
+    depth: int = 1
+
+
+class _BombSearch:
+    """One bombing-phase search: paranoid beam search for `root` on `engine`."""
+
+    def __init__(self, engine: Engine, evaluator: Evaluator, root: int, deadline: float,
+                 clock: Clock) -> None:
+        self.engine = engine
+        self.evaluator = evaluator
+        self.root = root
+        self.deadline = deadline
+        self.clock = clock
+        self.width = max(1, evaluator.config.bomb_candidates)
+        self.nodes = 0
+        self.stopped = False
+
+    def ranked(self) -> List[Tuple[int, int]]:
+        """Every target of the bomber to move as (value for the root, move), best for the
+        bomber first (ties keep move order); when the deadline stops it, those tried so far."""
+        engine = self.engine
+        evaluate = self.evaluator.evaluate
+        root = self.root
+        scored: List[Tuple[int, int, int]] = []
+        for index, m in enumerate(engine.legal_moves()):
+            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
+                self.stopped = True
+                break
+            engine.make(m)
+            scored.append((evaluate(root), index, m))
+            engine.unmake()
+            self.nodes += 1
+        if engine.to_move == root:
+            scored.sort(key=lambda s: (-s[0], s[1]))
+        else:
+            scored.sort(key=lambda s: (s[0], s[1]))
+        return [(value, m) for value, _, m in scored]
+
+    def value(self, depth: int, alpha: int, beta: int) -> int:
+        """The paranoid value for the root of the engine's position, `depth` bombs deep."""
+        engine = self.engine
+        if depth <= 0 or engine.phase != BOMB:
+            return self.evaluator.evaluate(self.root)
+        children = self.ranked()
+        if self.stopped or not children:
+            return 0 if self.stopped else self.evaluator.evaluate(self.root)
+        maximize = engine.to_move == self.root
+        if depth == 1:
+            return children[0][0]
+        best = -INFINITY if maximize else INFINITY
+        for _, m in children[:self.width]:
+            engine.make(m)
+            v = self.value(depth - 1, alpha, beta)
+            engine.unmake()
+            if self.stopped:
+                return 0
+            if maximize:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+
+def bombs_left(engine: Engine) -> int:
+    """How many bombs the players still in the game hold (the bombing phase's length)."""
+    return sum(engine.bombs[p] for p in range(1, engine.players + 1)
+               if not engine.disqualified[p])
 
 
 def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float = NO_DEADLINE,
-                clock: Clock = time.monotonic) -> BombChoice:
-    """The best bomb target for `root`, who must be the player to move in the bombing phase;
-    stops at `deadline` (clock seconds) with the best target found so far."""
+                clock: Clock = time.monotonic, depth: int = 1,
+                soft: float = NO_DEADLINE) -> BombChoice:
+    """The best bomb target for `root`, who must be the player to move in the bombing phase,
+    searched up to `depth` bombs deep; no new iteration after `soft`, and an iteration cut off
+    at `deadline` (clock seconds) leaves the last finished one's choice."""
     if engine.phase != BOMB or engine.to_move != root:
         raise ValueError("choose_bomb: player %d is not the one to bomb" % root)
-    moves = engine.legal_moves()
-    best_move = moves[0]
-    best_value = -INFINITY
-    tried = 0
-    complete = True
-    for m in moves:
-        if tried % CHECK_EVERY == CHECK_EVERY - 1 and clock() >= deadline:
-            complete = False
+    search = _BombSearch(engine, evaluator, root, deadline, clock)
+    ranked = search.ranked()
+    if not ranked:
+        # Out of time before the first target: any legal target will do.
+        return BombChoice(engine.legal_moves()[0], -INFINITY, search.nodes, False, 0)
+    best_value, best_move = ranked[0]
+    if search.stopped:
+        return BombChoice(best_move, best_value, search.nodes, False, 1)
+    reached = 1
+    limit = min(depth, bombs_left(engine))
+    for d in range(2, limit + 1):
+        if clock() >= soft:
             break
-        engine.make(m)
-        value = evaluator.evaluate(root)
-        engine.unmake()
-        tried += 1
-        if value > best_value:
-            best_value = value
-            best_move = m
-    return BombChoice(best_move, best_value, tried, complete)
+        iteration_best = -INFINITY
+        iteration_move = best_move
+        for _, m in ranked[:search.width]:
+            engine.make(m)
+            v = search.value(d - 1, iteration_best, INFINITY)
+            engine.unmake()
+            if search.stopped:
+                break
+            if v > iteration_best:
+                iteration_best = v
+                iteration_move = m
+        if search.stopped:
+            break
+        best_value, best_move, reached = iteration_best, iteration_move, d
+    return BombChoice(best_move, best_value, search.nodes, not search.stopped, reached)
