@@ -177,20 +177,22 @@ def test_load_state_equals_a_fresh_engine(text: str, seed: int) -> None:
 def test_moves_for_any_player_match_the_rules(text: str, seed: int) -> None:
     """RULES.md 3: legal_moves_for / count_moves_for / set_to_move give each player's phase-1
     moves as the rules do, with the hash consistent and unmake restoring the real mover;
-    count_plain_moves counts those whose target is neither a stone nor an `x` (the moves that
-    need no override stone)."""
+    plain_mobility counts, for all players, the distinct targets of the moves that need no
+    override stone (targets that are neither a stone nor an `x`)."""
     rng = random.Random(seed)
     state = parse_map(text)
     engine = Engine(read_map(text))
     for _ in range(12):
         if state.phase != "build":
             break
+        mobility = [0] * (state.players + 1)
+        engine.plain_mobility(mobility)
         for player in range(1, state.players + 1):
             want = building_moves(state, player)
             assert [engine.decode_move(m) for m in engine.legal_moves_for(player)] == want
             assert engine.count_moves_for(player) == len(want)
             plain = [m for m in want if state.cell(m.x, m.y) not in "12345678x"]
-            assert engine.count_plain_moves(player) == len(plain)
+            assert mobility[player] == len({(m.x, m.y) for m in plain})
         move = rng.choice(engine.legal_moves())
         state = play(state, engine.decode_move(move))
         engine.make(move)

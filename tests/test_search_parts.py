@@ -6,15 +6,18 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import List
 
 import pytest
 
 from helpers import build, map_text
-from reversi_ref import legal_moves, play, read_map
+from reversi_ref import legal_moves, parse_map, play, read_map
 from reversi_ref.engine import Engine
 from reversi_ref.mapfile import read_map_file
+from reversi_ref.search.alphabeta import BRS, PARANOID, Searcher
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, config_from_dict
+from reversi_ref.search.evaluate import INFINITY, Evaluator
 from reversi_ref.search.position import (EAGER, LAZY, EngineCache, count_moves_for,
                                          engine_layout, load_state, set_mover)
 from reversi_ref.search.table import EXACT, LOWER, TranspositionTable
@@ -239,3 +242,62 @@ def test_wiping_out_an_opponent_is_worth_more_than_any_stone_count() -> None:
     assert not is_decisive(alone)
     assert abs(contested) < 100_000
     assert alone - contested > ELIMINATED_OPPONENT - 100_000
+
+
+# --------------------------------------------------------------------------- lazy evaluation
+
+class _FullEvaluator(Evaluator):
+    """The evaluation without the lazy shortcut: the window is ignored."""
+
+    def evaluate(self, root: int, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
+        return super().evaluate(root)
+
+
+def _positions(name: str, count: int, seed: int) -> List[GameState]:
+    """Phase-1 positions of a random game on a bundled map."""
+    rng = random.Random(seed)
+    state = parse_map((MAPS / name).read_text())
+    found: List[GameState] = []
+    while state.phase == "build" and len(found) < count:
+        found.append(state)
+        state = play(state, rng.choice(legal_moves(state)))
+    return found
+
+
+@pytest.mark.parametrize("name", ["othello8x8.map", "carnival4p.map"])
+def test_lazy_evaluation_returns_true_bounds(name: str) -> None:
+    """Outside a window the lazy evaluation may differ from the full one, but only on the
+    same side of the window (a value at or above beta is a lower bound, at or below alpha an
+    upper bound); on some of these windows it does take the shortcut."""
+    rng = random.Random(3)
+    shortcuts = 0
+    for state in _positions(name, 40, 5):
+        engine = Engine(state)
+        evaluator = Evaluator(engine, MapAnalysis(state.map), DEFAULT_CONFIG)
+        for root in range(1, state.players + 1):
+            full = evaluator.evaluate(root)
+            for _ in range(5):
+                alpha = full + rng.randint(-3000, 3000)
+                beta = alpha + rng.choice([1, 50, 2000])
+                lazy = evaluator.evaluate(root, alpha, beta)
+                if lazy != full:
+                    shortcuts += 1
+                    assert (lazy >= beta and full >= beta) or (lazy <= alpha and full <= alpha)
+    assert shortcuts > 0
+
+
+@pytest.mark.parametrize("mode", [PARANOID, BRS])
+def test_lazy_evaluation_changes_no_search_value(mode: str) -> None:
+    """Alpha-beta with the lazy evaluation finds the same value at every depth as with the
+    full one (the bounds it returns only ever cause cut-offs that were due anyway)."""
+    for state in _positions("carnival4p.map", 24, 9)[4::5]:
+        root = state.to_move
+        assert root is not None
+        values = []
+        for evaluator_class in (Evaluator, _FullEvaluator):
+            engine = Engine(state)
+            evaluator = evaluator_class(engine, MapAnalysis(state.map), DEFAULT_CONFIG)
+            searcher = Searcher(engine, evaluator, DEFAULT_CONFIG, mode)
+            searcher.reset(root)
+            values.append([value for _, _, value, _ in searcher.iterate(3)])
+        assert values[0] == values[1] and len(values[0]) >= 1

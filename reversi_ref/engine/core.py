@@ -265,14 +265,49 @@ class Engine:
             return [t * 32 for t in range(self.cells) if board[t] != HOLE]
         return []
 
-    def count_plain_moves(self, player: int) -> int:
-        """The number of phase-1 moves of `player` that need no override stone (the search's
-        mobility: with override stones in hand nearly every stone is a move)."""
-        if self._pending:
-            self._resolve()
-        if self._phase == BUILD:
-            return self._count_build(player, False)
-        return 0
+    def plain_mobility(self, out: List[int]) -> None:
+        """Set `out[p]`, for every player p, to the number of cells where p could place a
+        stone now without an override stone (empty, choice, inversion and bonus cells with a
+        capture, RULES.md 3), all players in one pass over the board; phase 1 only."""
+        board = self.board
+        nxt = self.nxt
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        n = self.players
+        everyone = (1 << (n + 1)) - 2
+        for p in range(1, n + 1):
+            out[p] = 0
+        for t in range(self.cells):
+            if adjacent[t] == 0:
+                continue
+            v = board[t]
+            if v != EMPTY and (v < CHOICE or v == HOLE):
+                continue
+            # A line whose first stone is c1 captures for every player p != c1 whose stone
+            # ends the run of stones (the first p met closes it; RULES.md 3).
+            found = 0
+            for i in range(start[t], start[t + 1]):
+                k = steps[i]
+                first = board[k >> 3]
+                if first == EMPTY or first > EXPANSION:
+                    continue
+                k = nxt[k]
+                while k >= 0:
+                    code = board[k >> 3]
+                    if code == EMPTY or code > EXPANSION:
+                        break
+                    if code != first and code != EXPANSION:
+                        found |= 1 << code
+                        if found == everyone:
+                            break
+                    k = nxt[k]
+                if found == everyone:
+                    break
+            while found:
+                low = found & -found
+                out[low.bit_length() - 1] += 1
+                found ^= low
 
     def count_moves_for(self, player: int) -> int:
         """len(legal_moves_for(player)) without building the list."""
@@ -455,9 +490,8 @@ class Engine:
         self._end_building(after)
         return self.count_moves()
 
-    def _count_build(self, p: int, with_overrides: bool = True) -> int:
-        """RULES.md 3: the number of phase-1 moves of player p (those with an override
-        stone only if `with_overrides`)."""
+    def _count_build(self, p: int) -> int:
+        """RULES.md 3: the number of phase-1 moves of player p."""
         board = self.board
         nxt = self.nxt
         kind = self.kind
@@ -466,7 +500,7 @@ class Engine:
         adjacent = self.adjacent
         n = self.players
         pk = p * 16
-        may_override = with_overrides and self.overrides[p] > 0
+        may_override = self.overrides[p] > 0
         total = 0
         for t in range(self.cells):
             v = board[t]

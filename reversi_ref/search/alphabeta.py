@@ -269,7 +269,7 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
-            return self.evaluator.evaluate(self.root)
+            return self.evaluator.evaluate(self.root, alpha, beta)
         table = self.table
         use_tt = self.config.use_tt
         key = e.hash
@@ -361,7 +361,7 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
-            return self.evaluator.evaluate(self.root)
+            return self.evaluator.evaluate(self.root, alpha, beta)
         root = self.root
         z = e.zobrist
         natural = e.to_move
@@ -399,7 +399,7 @@ class Searcher:
         set_mover(e, natural)
         if not packed:
             if passed:
-                return self.evaluator.evaluate(root)
+                return self.evaluator.evaluate(root, alpha, beta)
             return self.brs(depth, alpha, beta, ply, not max_layer, True)
         moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
         alpha0 = alpha

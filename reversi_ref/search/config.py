@@ -31,11 +31,9 @@ class EvalConfig:
     half_open: Ramp = (25, 10)
     # A stone next to an empty corner-like cell (it opens the corner to the opponents).
     corner_neighbour: Ramp = (-250, -40)
-    # Mobility: (own - opponents') / (own + opponents' + 2), scaled by this weight.
+    # Mobility: (own - opponents' average) / (own + that + 2), scaled by this weight, where
+    # a player's mobility is the cells it could play without an override stone.
     mobility: Ramp = (1500, 300)
-    # Opponents' mobility is counted on maps with at most this many players (it costs a
-    # move-generation pass per opponent at every leaf).
-    mobility_opponents_max: int = 4
     # Counts in hand: one override stone, one bomb (per cell its blast removes).
     override: Ramp = (350, 600)
     bomb_per_cell: int = 40

@@ -7,8 +7,8 @@ one, see `EvalConfig.leader_share`), since RULES.md 7 ranks players against each
 A player's value in the building phase counts its stones, its stones on corner-like, edge-like
 and half-open cells of the map's geometry (`MapAnalysis`), a penalty for stones next to a free
 corner-like cell, and its override stones and bombs in hand; weights move from their early to
-their late value as the board fills.  Mobility (legal moves, own against the opponents') is
-added for the root.
+their late value as the board fills.  Mobility (the cells a player could take without an
+override stone, the root's against its opponents' average) is added for the root.
 
 In the bombing phase only stones and bombs count, against the players just above and just
 below the root in the ranking (those are the places a bomb can win or lose).  A finished game
@@ -76,6 +76,7 @@ class Evaluator:
         self.blast_area = min(side * side, max(1, analysis.playable))
         self._table = [0] * (5 * 16)
         self._values = [0] * 9
+        self._mobility = [0] * 9
         self._free = [is_free_code(code) for code in range(16)]
 
     # -------------------------------------------------------------------------------------
@@ -103,12 +104,6 @@ class Evaluator:
         if counts[player] or counts[CHOICE] or counts[INVERSION]:
             return False
         return not (e.overrides[player] and counts[EXPANSION])
-
-    def mobility(self, player: int) -> int:
-        """The number of phase-1 moves `player` would have if asked now, override moves left
-        out: they are counted as override stones in hand, and with one in hand nearly every
-        stone on the board would be a move."""
-        return self.engine.count_plain_moves(player)
 
     def relative(self, root: int, values: List[int]) -> int:
         """`values[root]` minus the config's mix of the best and the average opponent."""
@@ -171,8 +166,12 @@ class Evaluator:
                          + w_bomb * e.bombs[p])
         return values
 
-    def evaluate(self, root: int) -> int:
-        """The value of the engine's position for `root` (points, higher is better)."""
+    def evaluate(self, root: int, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
+        """The value of the engine's position for `root` (points, higher is better).
+
+        Given a search window, a value outside it may come back as a bound instead: when the
+        rest of the value already lies that far outside that mobility (less than its weight
+        either way) cannot bring it back, mobility is not counted (a lazy evaluation)."""
         e = self.engine
         phase = e.phase
         if phase == OVER:
@@ -186,22 +185,26 @@ class Evaluator:
                     return self.eliminated_value(root)
                 eliminated += 1
         value = self.relative(root, self.player_values()) + ELIMINATED_OPPONENT * eliminated
-        cfg = self.config
-        w_mobility = ramp(cfg.mobility, self.progress())
+        w_mobility = ramp(self.config.mobility, self.progress())
         if w_mobility:
-            own = self.mobility(root)
-            if e.in_game <= cfg.mobility_opponents_max:
-                others = 0
-                count = 0
-                disqualified = e.disqualified
-                for p in range(1, e.players + 1):
-                    if p != root and not disqualified[p]:
-                        others += self.mobility(p)
-                        count += 1
-                theirs = others // count if count else 0
-            else:
-                # Too many opponents to count: compare with a typical count instead.
-                theirs = 8
+            reach = abs(w_mobility)
+            if value - reach >= beta:
+                return value - reach
+            if value + reach <= alpha:
+                return value + reach
+            # Targets without an override stone: with one in hand nearly every stone on the
+            # board would be a move, and override stones in hand are valued on their own.
+            mobility = self._mobility
+            e.plain_mobility(mobility)
+            own = mobility[root]
+            others = 0
+            count = 0
+            disqualified = e.disqualified
+            for p in range(1, e.players + 1):
+                if p != root and not disqualified[p]:
+                    others += mobility[p]
+                    count += 1
+            theirs = others // count if count else 0
             value += w_mobility * (own - theirs) // (own + theirs + 2)
         return value
 
