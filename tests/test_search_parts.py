@@ -18,8 +18,8 @@ from reversi_ref.search.alphabeta import BRS, PARANOID, Searcher
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, config_from_dict
 from reversi_ref.search.evaluate import INFINITY, Evaluator
-from reversi_ref.search.position import (EAGER, LAZY, EngineCache, count_moves_for,
-                                         engine_layout, load_state, set_mover)
+from reversi_ref.search.position import (EAGER, LAZY, EngineCache, engine_layout, load_state,
+                                         set_mover)
 from reversi_ref.search.table import EXACT, LOWER, TranspositionTable
 from reversi_ref.state import GameState
 
@@ -120,7 +120,7 @@ def test_load_refuses_an_engine_with_unknown_fields() -> None:
 def test_set_mover_gives_that_players_moves(name: str) -> None:
     """RULES.md 3: after `set_mover(engine, p)` the engine lists p's legal moves (as the
     readable rules do for the same position with p to move), its hash is the one computed
-    from scratch, and `count_moves_for` agrees."""
+    from scratch, and the engine's `count_moves_for` agrees."""
     game_map = read_map_file(str(MAPS / name))
     engine = Engine(game_map)
     rng = random.Random(7)
@@ -132,7 +132,7 @@ def test_set_mover_gives_that_players_moves(name: str) -> None:
         state = engine.to_state()
         for p in range(1, engine.players + 1):
             expected = legal_moves(replace(state, to_move=p))
-            assert count_moves_for(engine, p) == len(expected)
+            assert engine.count_moves_for(p) == len(expected)
             saved = engine.to_move
             set_mover(engine, p)
             assert engine.to_move == p

@@ -88,8 +88,10 @@ class _BombSearch:
         if depth <= 0 or engine.phase != BOMB:
             return self.evaluator.evaluate(self.root)
         children = self.ranked()
-        if self.stopped or not children:
-            return 0 if self.stopped else self.evaluator.evaluate(self.root)
+        if self.stopped:
+            return 0
+        if not children:
+            return self.evaluator.evaluate(self.root)
         maximize = engine.to_move == self.root
         if depth == 1:
             return children[0][0]

@@ -1,10 +1,9 @@
 """The search's few needs beyond the engine's documented API, in one place.
 
-The search needs three things the engine's API (`reversi_ref.engine`) does not offer yet:
+The search needs two things the engine's API (`reversi_ref.engine`) does not offer yet:
 
 - `set_mover(engine, p)`: make p the player to move (best-reply search plays a move of any
-  opponent; mobility counts the moves of a player who is not to move), hash kept consistent;
-- `count_moves_for(engine, p)`: the number of phase-1 moves of any player;
+  opponent), hash kept consistent;
 - `load_state(engine, state)`: put a new position into an engine already built for its map.
   Building an `Engine` computes the map's tables (neighbours, Zobrist keys), which takes a
   large part of a second on a 50x50 map before the JIT has warmed up, and a player is asked
@@ -12,9 +11,9 @@ The search needs three things the engine's API (`reversi_ref.engine`) does not o
 
 They are written here against the engine's attributes, for the two layouts the engine has had
 (turn, phase and hash as plain attributes, or resolved lazily after a move).  Each function
-first checks that the engine has exactly the attributes it knows; otherwise `set_mover` and
-`count_moves_for` raise `EngineMismatch` and `load_state` returns False, so the cache builds a
-fresh engine (slow, never wrong).  `tests/test_search_parts.py` checks them against fresh
+first checks that the engine has exactly the attributes it knows; otherwise `set_mover` raises
+`EngineMismatch` and `load_state` returns False, so the cache builds a fresh engine (slow,
+never wrong).  `tests/test_search_parts.py` checks them against fresh
 engines and the readable rules.  Public methods on the engine would make this module a few
 lines long.
 """
@@ -82,15 +81,6 @@ def _layout_of(engine: Engine) -> int:
                              "reversi_ref/search/position.py")
     _LAYOUTS[type(engine)] = layout
     return layout
-
-
-def count_moves_for(engine: Engine, player: int) -> int:
-    """The number of legal phase-1 moves `player` would have if asked now."""
-    saved = engine.to_move
-    set_mover(engine, player)
-    total = engine.count_moves()
-    set_mover(engine, saved)
-    return total
 
 
 def load_state(engine: Engine, state: GameState) -> bool:
