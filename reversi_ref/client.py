@@ -8,6 +8,11 @@ the move of a player from `reversi_ref.players`, given part of the time bank (se
 `move_budget_ms`; a player that `manages_bank` gets the whole bank) or, without a time limit,
 the depth limit.
 
+While another player is to move in the building phase, the client lets its player *ponder*
+(think on the others' time, `Player.ponder`) until the server's next message arrives; the
+connection is polled without blocking, so the message is read within milliseconds.
+`--no-ponder` turns this off (for example when several clients share few processor cores).
+
 When the client's own state disagrees with the server (an announced move our rules call
 illegal, a request when we think someone else moves), it logs a warning and follows the server.
 A dropped connection or a malformed message ends the run with a one-line error and exit code 1.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import select
 import socket
 import sys
 import time
@@ -67,8 +73,11 @@ class Client:
     """One game on a server: the connection, the tracked state and our player."""
 
     def __init__(self, player: Player, group: int = 1, out: Optional[TextIO] = None,
-                 timeout: float = 3600.0) -> None:
+                 timeout: float = 3600.0, ponder: bool = True) -> None:
         self.player = player
+        self.ponder = ponder
+        self.pondered: Optional[GameState] = None
+        self.ponder_depth = 0
         self.group = group
         self.out = out
         self.timeout = timeout
@@ -121,6 +130,7 @@ class Client:
             self.queue.extend(self.decoder.feed(b""))
             if self.queue:
                 break
+            self.ponder_while_waiting()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ConnectionLost("the server sent nothing for %g s" % self.timeout)
@@ -141,6 +151,33 @@ class Client:
                                      "the game")
             self.queue.extend(self.decoder.feed(data))
         return self.queue.pop(0)
+
+    def message_waiting(self) -> bool:
+        """Whether the server's next bytes have arrived (polled, never blocks)."""
+        if self.sock is None:
+            return True
+        try:
+            return bool(select.select([self.sock], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True  # let the blocking read report the broken connection
+
+    def ponder_while_waiting(self) -> None:
+        """Let the player think about the current position until the next message, when
+        another player is to move in the building phase (once per position)."""
+        state = self.state
+        if (not self.ponder or state is None or not self.me or state is self.pondered
+                or state.phase != BUILD or state.to_move in (None, self.me)
+                or self.me in state.disqualified):
+            return
+        self.pondered = state
+        try:
+            depth = self.player.ponder(state, self.me, self.message_waiting)
+        except Exception as error:  # a broken player must not lose the game by a crash
+            self.ponder = False
+            self.warn("player %s failed while pondering (%s: %s); pondering switched off"
+                      % (self.player.name, type(error).__name__, error))
+            return
+        self.ponder_depth = max(self.ponder_depth, depth)
 
     def close(self) -> None:
         """Close the connection."""
@@ -239,9 +276,11 @@ class Client:
         else:
             bank = "budget %d ms of %d ms" % (budget, request.time_ms)
         special = " special %d" % move.special if move.special else ""
-        self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s)"
+        pondered = ", pondered to depth %d" % self.ponder_depth if self.ponder_depth else ""
+        self.ponder_depth = 0
+        self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s%s)"
                  % (self.moves_played, move.x, move.y, special, info.depth, info.nodes,
-                    round(used), bank))
+                    round(used), bank, pondered))
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
         """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""
@@ -313,7 +352,7 @@ def run_client(args: argparse.Namespace) -> int:
     if not 0 <= args.group <= 255:
         print("reversi-ref client: --group must be 0..255", file=sys.stderr)
         return 1
-    client = Client(player, args.group, out, args.timeout)
+    client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
     try:
         state = client.run(host, port)
     except ProtocolError as error:
@@ -356,4 +395,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
                         help="give up when the server sends nothing for this long "
                              "(default 3600)")
+    parser.add_argument("--no-ponder", action="store_true",
+                        help="do not think while the other players are to move (by default "
+                             "the search players do, on the time the machine would idle)")
     parser.set_defaults(func=run_client)

@@ -7,8 +7,10 @@ Othello start below, whose moves are worked out by hand in each test.
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
+import time
 from typing import Any, Callable, List, Optional
 
 import pytest
@@ -239,6 +241,84 @@ def test_player_gets_part_of_the_bank_or_the_depth() -> None:
     Client(planner, timeout=TIMEOUT).run("127.0.0.1", server.port)
     server.finish()
     assert planner.calls == [(3000, 1), (0, 4)]
+
+
+class Pondering(Player):
+    """Ponders until interrupted, recording each position and how long the wait lasted."""
+
+    name = "pondering"
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.fail = fail
+        self.pondered: List[Any] = []
+
+    def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
+        return Move(1, 0)
+
+    def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
+        if self.fail:
+            raise RuntimeError("ponder broke")
+        start = time.monotonic()
+        while not interrupted():
+            assert time.monotonic() - start < TIMEOUT
+            time.sleep(0.001)
+        stones = sum(cell in "12" for cell in "".join(state.board))
+        self.pondered.append((state.to_move, stones, player,
+                              time.monotonic() - start))
+        return 3
+
+
+def _ponder_script(server: FakeServer) -> None:
+    """We are player 2: player 1 thinks for 0.3 s, then moves (2, 0); we are asked and answer
+    (1, 0); player 1 thinks 0.2 s again before the game ends."""
+    server.send(MapText(SQUARE), PlayerNumber(2))
+    time.sleep(0.3)
+    server.send(MoveAnnouncement(2, 0, 0, 1), MoveRequest(0, 1))
+    assert server.read() == MoveAnswer(1, 0, 0)
+    server.send(MoveAnnouncement(1, 0, 0, 2))
+    time.sleep(0.2)
+    server.send(EndOfPhase1(), EndOfGame())
+
+
+def test_client_ponders_while_the_others_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """While player 1 is to move the player ponders, for us (player 2), and stops as soon as
+    the server's next message arrives; never on our own turn; the move log reports it."""
+    server = FakeServer(_ponder_script)
+    player = Pondering()
+    out = io.StringIO()
+    Client(player, out=out, timeout=TIMEOUT).run("127.0.0.1", server.port)
+    server.finish()
+    # The start (player 1 to move, 4 stones) and after (2, 0) and our (1, 0), each adding a
+    # stone (player 1 to move again).
+    assert [(to_move, stones, me) for to_move, stones, me, _ in player.pondered] == [
+        (1, 4, 2), (1, 6, 2)]
+    waited = [seconds for _, _, _, seconds in player.pondered]
+    assert 0.2 < waited[0] < 1.5 and 0.1 < waited[1] < 1.5
+    assert "move 1: (1, 0) depth 0, 0 nodes" in out.getvalue()
+    assert "pondered to depth 3" in out.getvalue()
+
+
+def test_no_ponder_and_a_failing_ponder(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--no-ponder` (ponder=False) never calls it; a ponder that raises is a warning, the
+    game goes on and pondering stays off."""
+    server = FakeServer(_ponder_script)
+    player = Pondering()
+    quiet = Client(player, timeout=TIMEOUT, ponder=False)
+    quiet.run("127.0.0.1", server.port)
+    server.finish()
+    assert player.pondered == []
+
+    server = FakeServer(_ponder_script)
+    broken = Pondering(fail=True)
+    out = io.StringIO()
+    client = Client(broken, out=out, timeout=TIMEOUT)
+    client.run("127.0.0.1", server.port)
+    server.finish()
+    assert client.warnings == quiet.warnings + 1  # the script's early end warns in both
+    assert out.getvalue().count("pondering switched off") == 1
+    assert ("player pondering failed while pondering (RuntimeError: ponder broke); pondering "
+            "switched off") in out.getvalue()
 
 
 # --------------------------------------------------------------------------- failures

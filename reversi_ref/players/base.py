@@ -6,7 +6,7 @@ passes the time it may use and the depth limit; a random player gets its `random
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..state import GameState, Move
 
@@ -26,7 +26,8 @@ class Player:
 
     A player that plans its own time sets `manages_bank`: it is then given the whole time bank
     of the move request (RULES.md 8) instead of a budget for this move.  `prepare` is called
-    once with the initial state before the first request (free time to set up).
+    once with the initial state before the first request (free time to set up).  A player
+    that can think on the other players' time overrides `ponder`.
     """
 
     name = "player"
@@ -41,3 +42,9 @@ class Player:
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move to play in `state` for the player to move."""
         raise NotImplementedError
+
+    def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
+        """Think about `state`, in which a player other than `player` is to move, on behalf of
+        `player` until `interrupted()` says the next message has come; the depth completed
+        (0: this player does not ponder)."""
+        return 0

@@ -8,6 +8,11 @@ the search goes exactly `depth` plies (or bombs) deep.
 
 `time_ms` is read as the whole time bank of the move request (RULES.md 8): the players set
 `manages_bank`, which tells the client and the tournament to pass the bank unchanged.
+
+Between its own moves the player can *ponder* (the client asks it to while it waits for the
+server): the same search from the position where an opponent is to move, until the next
+message arrives.  It answers nothing; it leaves the transposition table filled, so the search
+of the next own move starts with its first iterations already done.
 """
 
 from __future__ import annotations
@@ -23,12 +28,36 @@ from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
-from ..state import GameState, Move
+from ..state import BUILD, GameState, Move
 from .base import Player, SearchInfo
 
 Clock = Callable[[], float]
 # Depth cap when searching against the clock.
 MAX_DEPTH = 64
+# While pondering, the searcher reads its clock every few nodes (`CHECK_EVERY`); one read in
+# this many asks whether the next message has come (a system call, so not at every read).
+POLL_EVERY = 64
+
+
+class PollingClock:
+    """A stand-in for the searcher's clock while pondering: it reads 0.0 until
+    `interrupted()` says the next message has come, then `PAST` (after any deadline below)."""
+
+    DEADLINE = 1.0
+    PAST = 2.0
+
+    def __init__(self, interrupted: Callable[[], bool], every: int = POLL_EVERY) -> None:
+        self.interrupted = interrupted
+        self.every = every
+        self.reads = 0
+        self.fired = False
+
+    def __call__(self) -> float:
+        if not self.fired:
+            self.reads += 1
+            if self.reads % self.every == 0 and self.interrupted():
+                self.fired = True
+        return self.PAST if self.fired else 0.0
 
 
 class SearchPlayer(Player):
@@ -53,6 +82,7 @@ class SearchPlayer(Player):
         self.context = GameContext(config, clock)
         self.searcher: Optional[Searcher] = None
         self.last_value = 0
+        self.ponder_info = SearchInfo()
 
     def prepare(self, state: GameState) -> None:
         """Set up the engine, the map analysis and the search tables before the first move
@@ -100,6 +130,29 @@ class SearchPlayer(Player):
         self.last_value = value
         self.info = SearchInfo(depth=reached, nodes=searcher.nodes)
         return engine.decode_move(best)
+
+
+    def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
+        """Search `state` (an opponent of `player` to move, building phase) for `player` until
+        `interrupted()`, a decisive value or MAX_DEPTH; the depth completed.  The bombing
+        phase is not pondered (its searches are short)."""
+        if state.phase != BUILD or state.to_move is None or state.to_move == player:
+            return 0
+        evaluator = self.context.load(state)
+        searcher = self._searcher(evaluator)
+        searcher.reset(player)
+        poll = PollingClock(interrupted)
+        searcher.clock = poll
+        searcher.deadline = poll.DEADLINE
+        reached = 0
+        try:
+            for reached, value, _ in searcher.ponder(MAX_DEPTH):
+                if is_decisive(value):
+                    break
+        finally:
+            searcher.clock = self.clock
+        self.ponder_info = SearchInfo(depth=reached, nodes=searcher.nodes)
+        return reached
 
 
 def search_player(seed: int) -> Player:

@@ -12,7 +12,8 @@ root maximises it and the opponents minimise it.
 
 `Searcher.iterate(depth)` is iterative deepening as a generator (sunfish style): it yields
 `(depth, best move, value, nodes)` after each completed depth, and the caller decides when to
-stop asking.  A deadline (`deadline`, in the clock's seconds) stops the search inside an
+stop asking.  `Searcher.ponder(depth)` deepens the same way on a position where an
+opponent is to move, to fill the transposition table while the player waits for its turn.  A deadline (`deadline`, in the clock's seconds) stops the search inside an
 iteration: the node counter is checked against the clock every few nodes, a flag is set and
 the search unwinds without raising; an aborted iteration yields nothing, but its best root
 move so far is kept in `partial` when it was searched completely.
@@ -196,6 +197,19 @@ class Searcher:
             yield depth, moves[0] & MOVE_MASK, value, self.nodes
             if len(moves) == 1 and depth >= 2:
                 return
+
+    def ponder(self, max_depth: int) -> Iterator[Tuple[int, int, int]]:
+        """Iterative deepening on a position where an opponent of the root is to move (the
+        root's own move request is still to come): yield (depth, value, nodes) after each
+        completed depth.  Its point is the transposition table it leaves behind."""
+        e = self.engine
+        if e.phase != BUILD or e.to_move == self.root:
+            return
+        for depth in range(1, max_depth + 1):
+            value = self.child(depth, -INFINITY, INFINITY, 1)
+            if self.stopped:
+                return
+            yield depth, value, self.nodes
 
     def search_root(self, depth: int, moves: List[int], guess: int
                     ) -> Tuple[int, List[int]]:

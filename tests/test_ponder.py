@@ -1,0 +1,106 @@
+"""Tests of pondering: a search player thinking on the other players' time (`Player.ponder`).
+
+The interruption is counted in polls, not seconds, so every run searches the same nodes.  The
+client's side (when it ponders and how fast it stops) is in `tests/test_client.py`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, List
+
+import pytest
+
+from helpers import bombing, build
+from reversi_ref import initial_state, legal_moves, play, read_map_file
+from reversi_ref.players.search import PollingClock, SearchPlayer
+from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.state import GameState
+
+MAPS = Path(__file__).resolve().parent.parent / "maps"
+
+
+def after_polls(count: int) -> Callable[[], bool]:
+    """An `interrupted` that says yes from its `count`-th call on, counting its calls."""
+    calls: List[int] = []
+
+    def interrupted() -> bool:
+        calls.append(1)
+        return len(calls) >= count
+    return interrupted
+
+
+def midgame() -> GameState:
+    """Othello 8x8 after six moves (always the first legal move), player 1 to move."""
+    state = initial_state(read_map_file(MAPS / "othello8x8.map"))
+    for _ in range(6):
+        state = play(state, legal_moves(state)[0])
+    assert state.to_move == 1
+    return state
+
+
+def test_polling_clock_stands_still_until_interrupted() -> None:
+    """It reads 0.0 (before the deadline) until `interrupted()` says yes, asks it only every
+    `every` reads, and stays past the deadline after that."""
+    asked: List[int] = []
+
+    def interrupted() -> bool:
+        asked.append(1)
+        return len(asked) == 3
+
+    clock = PollingClock(interrupted, every=4)
+    readings = [clock() for _ in range(16)]
+    assert readings[:11] == [0.0] * 11
+    assert readings[11:] == [PollingClock.PAST] * 5
+    assert len(asked) == 3
+    assert PollingClock.PAST > PollingClock.DEADLINE > 0.0
+
+
+@pytest.mark.parametrize("mode", [PARANOID, BRS])
+def test_ponder_deepens_and_leaves_the_position_as_it_was(mode: str) -> None:
+    """Pondering for player 2 while player 1 is to move completes some depths, stops at the
+    interruption, and the engine is back on the position it was given."""
+    state = midgame()
+    player = SearchPlayer(mode)
+    player.prepare(state)
+    depth = player.ponder(state, 2, after_polls(100))
+    assert depth >= 2
+    assert player.ponder_info.depth == depth and player.ponder_info.nodes > 25 * 64
+    searcher = player.searcher
+    assert searcher is not None and searcher.stopped
+    engine = searcher.engine
+    board, key = list(engine.board), engine.hash
+    fresh = player.context.load(state).engine
+    assert fresh.board == board and fresh.hash == key and engine.to_move == 1
+
+
+def test_ponder_does_nothing_on_own_turn_or_in_the_bombing_phase() -> None:
+    """Only positions where somebody else is to move in the building phase are pondered."""
+    state = midgame()
+    player = SearchPlayer()
+    never: Callable[[], bool] = after_polls(10 ** 9)
+    assert player.ponder(state, 1, never) == 0
+    bombs = bombing("1 2 0 0 1", to_move=2)
+    assert player.ponder(bombs, 1, never) == 0
+    own = build("0 2 1 0", to_move=1)
+    assert player.ponder(own, 1, never) == 0
+
+
+@pytest.mark.parametrize("mode", [PARANOID, BRS])
+def test_pondering_saves_work_on_the_next_move(mode: str) -> None:
+    """After pondering for player 2 while player 1 thinks, player 2's fixed-depth search of
+    the position after player 1's move visits fewer nodes than the same search from cold,
+    and still answers a legal move."""
+    state = midgame()
+    reply = play(state, legal_moves(state)[0])
+    assert reply.to_move == 2
+    cold = SearchPlayer(mode)
+    cold.prepare(state)
+    cold_move = cold.choose(reply, 0, 4)
+    warm = SearchPlayer(mode)
+    warm.prepare(state)
+    assert warm.ponder(state, 2, after_polls(400)) >= 4
+    warm_move = warm.choose(reply, 0, 4)
+    assert warm_move in legal_moves(reply) and cold_move in legal_moves(reply)
+    assert warm.info.depth == cold.info.depth == 4
+    assert warm.info.nodes < cold.info.nodes
