@@ -65,7 +65,7 @@ def test_ponder_deepens_and_leaves_the_position_as_it_was(mode: str) -> None:
     player.prepare(state)
     depth = player.ponder(state, 2, after_polls(100))
     assert depth >= 2
-    assert player.ponder_info.depth == depth and player.ponder_info.nodes > 25 * 64
+    assert player.ponder_info.depth == depth and player.ponder_info.nodes > 90 * 16 * 4
     searcher = player.searcher
     assert searcher is not None and searcher.stopped
     engine = searcher.engine
@@ -99,7 +99,7 @@ def test_pondering_saves_work_on_the_next_move(mode: str) -> None:
     cold_move = cold.choose(reply, 0, 4)
     warm = SearchPlayer(mode)
     warm.prepare(state)
-    assert warm.ponder(state, 2, after_polls(400)) >= 4
+    assert warm.ponder(state, 2, after_polls(1600)) >= 4
     warm_move = warm.choose(reply, 0, 4)
     assert warm_move in legal_moves(reply) and cold_move in legal_moves(reply)
     assert warm.info.depth == cold.info.depth == 4

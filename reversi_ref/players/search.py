@@ -36,7 +36,7 @@ Clock = Callable[[], float]
 MAX_DEPTH = 64
 # While pondering, the searcher reads its clock every few nodes (`CHECK_EVERY`); one read in
 # this many asks whether the next message has come (a system call, so not at every read).
-POLL_EVERY = 64
+POLL_EVERY = 16
 
 
 class PollingClock:
