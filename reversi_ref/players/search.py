@@ -131,7 +131,6 @@ class SearchPlayer(Player):
         self.info = SearchInfo(depth=reached, nodes=searcher.nodes)
         return engine.decode_move(best)
 
-
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
         """Search `state` (an opponent of `player` to move, building phase) for `player` until
         `interrupted()`, a decisive value or MAX_DEPTH; the depth completed.  The bombing

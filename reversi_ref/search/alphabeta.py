@@ -12,11 +12,12 @@ root maximises it and the opponents minimise it.
 
 `Searcher.iterate(depth)` is iterative deepening as a generator (sunfish style): it yields
 `(depth, best move, value, nodes)` after each completed depth, and the caller decides when to
-stop asking.  `Searcher.ponder(depth)` deepens the same way on a position where an
-opponent is to move, to fill the transposition table while the player waits for its turn.  A deadline (`deadline`, in the clock's seconds) stops the search inside an
-iteration: the node counter is checked against the clock every few nodes, a flag is set and
-the search unwinds without raising; an aborted iteration yields nothing, but its best root
-move so far is kept in `partial` when it was searched completely.
+stop asking.  `Searcher.ponder(depth)` deepens the same way on a position where an opponent
+is to move, to fill the transposition table while the player waits for its turn.  A deadline
+(`deadline`, in the clock's seconds) stops the search inside an iteration: the node counter
+is checked against the clock every few nodes, a flag is set and the search unwinds without
+raising; an aborted iteration yields nothing, but its best root move so far is kept in
+`partial` when it was searched completely.
 
 Move ordering: the transposition-table move, two killer moves per ply, the history heuristic
 per player and target cell, and a static score per target cell from the map's geometry (corners
