@@ -65,9 +65,9 @@ def test_ponder_deepens_and_leaves_the_position_as_it_was(mode: str) -> None:
     player.prepare(state)
     depth = player.ponder(state, 2, after_polls(100))
     assert depth >= 2
-    assert player.ponder_info.depth == depth and player.ponder_info.nodes > 90 * 16 * 4
     searcher = player.searcher
     assert searcher is not None and searcher.stopped
+    assert searcher.nodes > 90 * 16 * 4
     engine = searcher.engine
     board, key = list(engine.board), engine.hash
     fresh = player.context.load(state).engine

@@ -82,7 +82,6 @@ class SearchPlayer(Player):
         self.context = GameContext(config, clock)
         self.searcher: Optional[Searcher] = None
         self.last_value = 0
-        self.ponder_info = SearchInfo()
 
     def prepare(self, state: GameState) -> None:
         """Set up the engine, the map analysis and the search tables before the first move
@@ -150,7 +149,6 @@ class SearchPlayer(Player):
                     break
         finally:
             searcher.clock = self.clock
-        self.ponder_info = SearchInfo(depth=reached, nodes=searcher.nodes)
         return reached
 
 
