@@ -46,7 +46,11 @@ def check_same_position(engine: Engine, state: GameState, where: str) -> None:
     for player in range(1, state.players + 1):
         assert engine.has_any_move(player) == has_legal_move(state, player), (where, player)
     assert engine.hash == engine.compute_hash(), where
-    assert engine.hash == Engine.from_state(state).hash, where
+    fresh = Engine.from_state(state)
+    assert engine.hash == fresh.hash, where
+    if state.phase == "build":
+        # The adjacency counts, kept up to date by phase-1 moves (stale, and unused, in phase 2).
+        assert engine.adjacent == fresh.adjacent, where
     assert engine.scores() == [state.board.count(str(p)) for p in range(1, state.players + 1)]
 
 

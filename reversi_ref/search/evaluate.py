@@ -19,6 +19,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 
 from __future__ import annotations
 
+import random
 from typing import List
 
 from ..engine import BOMB, BUILD, OVER
@@ -35,6 +36,13 @@ WIN_BONUS = 5_000_000_000
 ELIMINATED_OPPONENT = RANK_STEP // 16
 # Any evaluation lies strictly inside (-INFINITY, INFINITY).
 INFINITY = 1 << 40
+
+# Entries of the evaluation cache (a power of two); see `Evaluator.evaluate`.
+EVAL_CACHE_BITS = 16
+
+# Mixed into a position's hash to key its value for one root: random, like Zobrist keys (the
+# hash's own keys for the player to move would make (position, root) pairs collide).
+_ROOT_SALT = [random.Random(9000 + p).getrandbits(64) - (1 << 63) for p in range(9)]
 
 # Rows of the per-player count table (`counts[row * 16 + code]`).
 _ROW_CORNER = 1
@@ -78,6 +86,11 @@ class Evaluator:
         self._values = [0] * 9
         self._mobility = [0] * 9
         self._free = [is_free_code(code) for code in range(16)]
+        # Building-phase values by Zobrist hash (mixed with the root's salt); a search meets
+        # the same leaf again through transpositions and re-searches (10-35% of the calls).
+        self._cache_mask = (1 << EVAL_CACHE_BITS) - 1
+        self._cache_keys = [0] * (1 << EVAL_CACHE_BITS)
+        self._cache_values = [0] * (1 << EVAL_CACHE_BITS)
 
     # -------------------------------------------------------------------------------------
     # Helpers
@@ -171,13 +184,18 @@ class Evaluator:
 
         Given a search window, a value outside it may come back as a bound instead: when the
         rest of the value already lies that far outside that mobility (less than its weight
-        either way) cannot bring it back, mobility is not counted (a lazy evaluation)."""
+        either way) cannot bring it back, mobility is not counted (a lazy evaluation).  Exact
+        building-phase values are cached by position."""
         e = self.engine
         phase = e.phase
         if phase == OVER:
             return self.final_value(root)
         if phase == BOMB:
             return self.bombing_value(root)
+        key = e.hash ^ _ROOT_SALT[root]
+        slot = key & self._cache_mask
+        if self._cache_keys[slot] == key:
+            return self._cache_values[slot]
         eliminated = 0
         for p in range(1, e.players + 1):
             if not e.disqualified[p] and self.is_eliminated(p):
@@ -192,21 +210,29 @@ class Evaluator:
                 return value - reach
             if value + reach <= alpha:
                 return value + reach
-            # Targets without an override stone: with one in hand nearly every stone on the
-            # board would be a move, and override stones in hand are valued on their own.
-            mobility = self._mobility
-            e.plain_mobility(mobility)
-            own = mobility[root]
-            others = 0
-            count = 0
-            disqualified = e.disqualified
-            for p in range(1, e.players + 1):
-                if p != root and not disqualified[p]:
-                    others += mobility[p]
-                    count += 1
-            theirs = others // count if count else 0
-            value += w_mobility * (own - theirs) // (own + theirs + 2)
+            value += self.mobility_term(root, w_mobility)
+        self._cache_keys[slot] = key
+        self._cache_values[slot] = value
         return value
+
+    def mobility_term(self, root: int, weight: int) -> int:
+        """`weight` times (own mobility - opponents' average) / (own + that + 2), where a
+        player's mobility is its targets without an override stone: with one in hand nearly
+        every stone on the board would be a move, and override stones in hand are valued on
+        their own."""
+        e = self.engine
+        mobility = self._mobility
+        e.plain_mobility(mobility)
+        own = mobility[root]
+        others = 0
+        count = 0
+        disqualified = e.disqualified
+        for p in range(1, e.players + 1):
+            if p != root and not disqualified[p]:
+                others += mobility[p]
+                count += 1
+        theirs = others // count if count else 0
+        return weight * (own - theirs) // (own + theirs + 2)
 
     def eliminated_value(self, root: int) -> int:
         """The value for a `root` wiped off the board in the building phase: it ends with no
