@@ -16,7 +16,10 @@ from reversi_ref.players import get
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.engine import Engine
+from reversi_ref.search.alphabeta import BRS, MAX_SWAP_CELLS, PARANOID, Searcher
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.state import OVER, GameState
 
@@ -199,6 +202,56 @@ def test_choice_tile_swaps_with_the_leader() -> None:
     state = build("2 2 2 2 1 2 c", bombs=0)
     assert SearchPlayer(PARANOID).choose(state, 0, 1) == Move(6, 0, 2)
     assert SearchPlayer(BRS).choose(state, 0, 1) == Move(6, 0, 2)
+
+
+# Player 1 to move, material only (100 points per stone of lead, RULES.md 3, 7).  Segments:
+#   x0..6   "c 1 0 2 2 1 2": player 1 can play (2, 0), capturing (3, 0) and (4, 0) against
+#           (5, 0); the row is then "c 1 1 1 1 1 2", and player 2 can take the choice tile
+#           (0, 0), capturing the five 1s against (6, 0);
+#   x8..10  "1 2 0": player 1 can play (10, 0), capturing (9, 0);
+#   x12..14 "2 1 0": player 2 can play (14, 0), capturing (13, 0).
+# Counts 4 to 5.  After (2, 0): 7 to 3, static value 400, but player 2 can take the tile:
+# 9 to 2 naming itself (-700; naming player 1 would give +700).  After (10, 0): 6 to 4,
+# value 200, and player 2 has no choice or inversion move.  So depth 1 with swap quiescence:
+# (2, 0) is worth -700, (10, 0) 200, play (10, 0), value 200; without it (2, 0) at 400.
+SWAP_THREAT = "c 1 0 2 2 1 2 - 1 2 0 - 2 1 0"
+
+
+def _depth_one(config: EvalConfig) -> Tuple[Move, int]:
+    player = SearchPlayer(PARANOID, config=config)
+    move = player.choose(build(SWAP_THREAT), 0, 1)
+    return move, player.last_value
+
+
+def test_swap_quiescence_sees_the_choice_tile_behind_the_horizon() -> None:
+    """At a depth-1 leaf where the opponent can take a choice tile, the leaf is valued as
+    the opponent's better of declining and taking it (hand-worked above)."""
+    assert _depth_one(MATERIAL_ONLY) == (Move(10, 0), 200)
+
+
+def test_without_swap_quiescence_the_leaf_is_static() -> None:
+    """The same search with the switch off takes the static value of the leaf, so it walks
+    into the swap; this is what the quiescence is for."""
+    assert _depth_one(replace(MATERIAL_ONLY, swap_quiescence=False)) == (Move(2, 0), 400)
+
+
+def test_deeper_search_agrees_with_the_quiescence() -> None:
+    """RULES.md 3: two plies deep, without quiescence, the search finds the swap itself and
+    also avoids (2, 0)."""
+    player = SearchPlayer(PARANOID, config=replace(MATERIAL_ONLY, swap_quiescence=False))
+    assert player.choose(build(SWAP_THREAT), 0, 2) == Move(10, 0)
+
+
+def test_swap_quiescence_is_off_on_maps_full_of_tiles() -> None:
+    """With more than MAX_SWAP_CELLS choice and inversion tiles the leaves are left static;
+    with that many or fewer the searcher knows every tile cell."""
+    for tiles in (MAX_SWAP_CELLS, MAX_SWAP_CELLS + 1):
+        state = build("1 2 0 " + " ".join("ci"[i % 2] for i in range(tiles)))
+        engine = Engine(state)
+        evaluator = Evaluator(engine, MapAnalysis(state.map), DEFAULT_CONFIG)
+        searcher = Searcher(engine, evaluator, DEFAULT_CONFIG)
+        expected = list(range(3, 3 + tiles)) if tiles <= MAX_SWAP_CELLS else []
+        assert searcher.swap_cells == expected
 
 
 def test_search_players_are_registered() -> None:

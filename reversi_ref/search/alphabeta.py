@@ -23,6 +23,12 @@ Move ordering: the transposition-table move, two killer moves per ply, the histo
 per player and target cell, and a static score per target cell from the map's geometry (corners
 first, cells next to a free corner last, override moves after ordinary ones).
 
+*Swap quiescence* (paranoid): a choice or inversion tile hands whole stone sets to another
+player (RULES.md 3), so a leaf where the player to move can take one is not quiet: the static
+value (its stone counts) is what that player gets only if it declines.  At such a leaf the
+tile moves are searched as well (until none is left to take), and the player keeps the better
+of declining and taking.  Tiles are few, so the leaf test costs a few board reads.
+
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
 """
@@ -34,7 +40,7 @@ from typing import Callable, Iterator, List, Optional, Tuple
 
 from ..engine import BUILD
 from ..engine.core import Engine
-from ..engine.tables import EXPANSION
+from ..engine.tables import CHOICE, EXPANSION, INVERSION
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .evaluate import INFINITY, Evaluator
@@ -46,6 +52,10 @@ BRS = "brs"
 MODES = (PARANOID, BRS)
 
 MAX_PLY = 128
+# Swap quiescence follows at most this many choice or inversion moves from a leaf.
+SWAP_PLIES = 2
+# ... and only on maps with at most this many choice and inversion tiles.
+MAX_SWAP_CELLS = 32
 # The clock is read every CHECK_EVERY + 1 nodes.
 CHECK_EVERY = 3
 # Moves are sorted as `order_key << MOVE_BITS | packed move`; a packed BRS move carries its
@@ -93,6 +103,12 @@ class Searcher:
         self.killers: List[int] = [NO_MOVE] * (2 * MAX_PLY + 2)
         self.history: List[int] = [0] * (9 * cells)
         self.static: List[int] = self._static_scores(evaluator.analysis)
+        # The cells of the map's choice and inversion tiles (a tile, once taken, is a stone).
+        # On maps strewn with tiles (hundreds on some 50x50 maps) a swap is nearly always
+        # possible and checking them all at every leaf costs more than the search gains.
+        swaps = [c for c, ch in enumerate(engine.map.cells) if ch in ("c", "i")]
+        self.swap_cells: List[int] = (
+            swaps if config.swap_quiescence and len(swaps) <= MAX_SWAP_CELLS else [])
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -284,6 +300,8 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
+            if self.swap_cells and e.phase == BUILD and ply < MAX_PLY:
+                return self.swap_quiescence(alpha, beta, SWAP_PLIES)
             return self.evaluator.evaluate(self.root, alpha, beta)
         table = self.table
         use_tt = self.config.use_tt
@@ -360,6 +378,53 @@ class Searcher:
             else:
                 bound = EXACT
             table.store(key, depth, bound, best, best_move)
+        return best
+
+    def swap_moves(self) -> List[int]:
+        """The mover's legal moves onto choice and inversion tiles (every choice of partner)."""
+        e = self.engine
+        board = e.board
+        adjacent = e.adjacent
+        moves: List[int] = []
+        for c in self.swap_cells:
+            v = board[c]
+            if adjacent[c] == 0:
+                continue  # no stone next to the tile: nothing to capture from it
+            if v == CHOICE:
+                if e.is_legal(c * 32 + 1):
+                    moves.extend(range(c * 32 + 1, c * 32 + e.players + 1))
+            elif v == INVERSION and e.is_legal(c * 32):
+                moves.append(c * 32)
+        return moves
+
+    def swap_quiescence(self, alpha: int, beta: int, plies: int) -> int:
+        """The value of a phase-1 leaf (root's view) when the player to move may take a
+        choice or inversion tile: the better, for that player, of the static value and the
+        value after each such move (searched the same way, at most `plies` tile moves
+        deep)."""
+        e = self.engine
+        root = self.root
+        evaluator = self.evaluator
+        stand = evaluator.evaluate(root, alpha, beta)
+        moves = self.swap_moves()
+        if not moves:
+            return stand
+        maximizing = e.to_move == root
+        best = stand
+        for m in moves:
+            if (best >= beta) if maximizing else (best <= alpha):
+                break
+            low = max(alpha, best) if maximizing else alpha
+            high = beta if maximizing else min(beta, best)
+            e.make(m)
+            self.nodes += 1
+            if plies > 1 and e.phase == BUILD:
+                v = self.swap_quiescence(low, high, plies - 1)
+            else:
+                v = evaluator.evaluate(root, low, high)
+            e.unmake()
+            if (v > best) if maximizing else (v < best):
+                best = v
         return best
 
     # -----------------------------------------------------------------------------------------

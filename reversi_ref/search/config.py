@@ -42,6 +42,8 @@ class EvalConfig:
     use_killers: bool = True
     use_history: bool = True
     use_pvs: bool = True
+    # Search a leaf's choice and inversion moves (paranoid; see `alphabeta`).
+    swap_quiescence: bool = True
     aspiration: int = 0           # half-width of the aspiration window in points, 0 = off
     tt_bits: int = 18             # the transposition table has 2**tt_bits entries
     # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
