@@ -26,8 +26,8 @@ first, cells next to a free corner last, override moves after ordinary ones).
 *Swap quiescence* (paranoid): a choice or inversion tile hands whole stone sets to another
 player (RULES.md 3), so a leaf where the player to move can take one is not quiet: the static
 value (its stone counts) is what that player gets only if it declines.  At such a leaf the
-tile moves are searched as well (until none is left to take), and the player keeps the better
-of declining and taking.  Tiles are few, so the leaf test costs a few board reads.
+tile moves are searched as well (up to SWAP_PLIES of them in a row), and the player keeps the
+better of declining and taking.  Tiles are few, so the leaf test costs a few board reads.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).

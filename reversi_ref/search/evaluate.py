@@ -87,7 +87,7 @@ class Evaluator:
         self._mobility = [0] * 9
         self._free = [is_free_code(code) for code in range(16)]
         # Building-phase values by Zobrist hash (mixed with the root's salt); a search meets
-        # the same leaf again through transpositions and re-searches (10-35% of the calls).
+        # the same leaf again through transpositions and re-searches (7-35% of the calls).
         self._cache_mask = (1 << EVAL_CACHE_BITS) - 1
         self._cache_keys = [0] * (1 << EVAL_CACHE_BITS)
         self._cache_values = [0] * (1 << EVAL_CACHE_BITS)
