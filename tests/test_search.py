@@ -12,15 +12,15 @@ from typing import Tuple
 
 from helpers import bombing, build
 from reversi_ref import Move, legal_moves, play
+from reversi_ref.engine import Engine
 from reversi_ref.players import get
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.engine import Engine
 from reversi_ref.search.alphabeta import BRS, MAX_SWAP_CELLS, PARANOID, Searcher
 from reversi_ref.search.analysis import MapAnalysis
-from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.state import OVER, GameState
 
 # Player 1 to move has two moves (RULES.md 3):

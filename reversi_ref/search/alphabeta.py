@@ -40,7 +40,7 @@ from typing import Callable, Iterator, List, Optional, Tuple
 
 from ..engine import BUILD
 from ..engine.core import Engine
-from ..engine.tables import CHOICE, EXPANSION, INVERSION
+from ..engine.tables import CHOICE, EXPANSION, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .evaluate import INFINITY, Evaluator
@@ -106,7 +106,8 @@ class Searcher:
         # The cells of the map's choice and inversion tiles (a tile, once taken, is a stone).
         # On maps strewn with tiles (hundreds on some 50x50 maps) a swap is nearly always
         # possible and checking them all at every leaf costs more than the search gains.
-        swaps = [c for c, ch in enumerate(engine.map.cells) if ch in ("c", "i")]
+        swaps = [c for c, code in enumerate(encode_board(engine.map.cells))
+                 if code == CHOICE or code == INVERSION]
         self.swap_cells: List[int] = (
             swaps if config.swap_quiescence and len(swaps) <= MAX_SWAP_CELLS else [])
 
