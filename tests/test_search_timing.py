@@ -18,8 +18,9 @@ from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import BRS, PARANOID
-from reversi_ref.search.timing import (HARD_FRACTION, MAX_BANK_SHARE, RESERVE_MS,
-                                       plan_budget)
+from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
+                                       MAX_BANK_SHARE, RESERVE_MS, next_iteration_fits,
+                                       plan_budget, predicted_nodes)
 
 SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
 
@@ -56,11 +57,41 @@ def test_budget_never_plans_more_than_a_share_of_the_bank() -> None:
 
 
 def test_budget_spreads_the_bank_over_the_moves_left() -> None:
-    """RULES.md 8: 10 s in the bank, 1 s per move and 20 moves to go: the fair share is
-    (9850 + 19 * 1000) / 20 = 1442.5 ms, of which HARD_FRACTION is planned (below the cap
-    of half of 9850 ms)."""
-    budget = plan_budget(10000, 20, 1000.0)
-    assert budget.hard_ms == pytest.approx(1442.5 * HARD_FRACTION)
+    """RULES.md 8: 10 s in the bank, 1 s per move and 16 moves to go (all of them endgame
+    moves, so of equal weight): the fair share is (9850 + 15 * 1000) / 16 = 1553.125 ms, of
+    which HARD_FRACTION is planned (below the cap of half of 9850 ms)."""
+    budget = plan_budget(10000, 16, 1000.0)
+    assert budget.hard_ms == pytest.approx(1553.125 * HARD_FRACTION)
+
+
+def test_budget_saves_for_the_endgame() -> None:
+    """RULES.md 8: 100 moves to go with 1 s per move and 10 s in the bank: the time to share
+    is 9850 + 99 * 1000 = 108850 ms over 84 early moves of weight 1 and ENDGAME_MOVES = 16
+    late moves of weight ENDGAME_WEIGHT = 2, so this early move's share is 108850 / 116."""
+    assert (ENDGAME_MOVES, ENDGAME_WEIGHT) == (16, 2.0)
+    budget = plan_budget(10000, 100, 1000.0)
+    assert budget.hard_ms == pytest.approx(108850 / 116 * HARD_FRACTION)
+
+
+def test_simulated_game_spends_the_saved_time_at_the_end() -> None:
+    """RULES.md 8: a player that uses exactly its share each move of a 200-move game (1 s per
+    move, moves left known) spends about ENDGAME_WEIGHT times as long on each of the last
+    ENDGAME_MOVES moves as on the early ones, and ends with little more than it started with
+    (the saved time is spent, not left in the bank)."""
+    bank = 1000.0
+    used: List[float] = []
+    for move in range(200):
+        if move:
+            bank += 1000.0
+        spent = plan_budget(bank, 200 - move, 1000.0).hard_ms / HARD_FRACTION
+        used.append(spent)
+        bank -= spent
+        assert bank >= RESERVE_MS
+    early = sum(used[20:100]) / 80
+    late = sum(used[-ENDGAME_MOVES:-3]) / (ENDGAME_MOVES - 3)
+    assert early < 1000.0 < late
+    assert late / early == pytest.approx(ENDGAME_WEIGHT, rel=0.05)
+    assert bank < 2000.0
 
 
 def test_budget_is_capped_by_the_bank_share() -> None:
@@ -68,6 +99,25 @@ def test_budget_is_capped_by_the_bank_share() -> None:
     share of (850 + 29 * 1000) / 30 = 995 ms, but plans at most half of the 850 ms usable."""
     budget = plan_budget(1000, 30, 1000.0)
     assert budget.hard_ms == pytest.approx(425.0)
+
+
+def test_next_iteration_is_predicted_from_the_same_parity() -> None:
+    """Iterations of 100, 200 and 2000 nodes: depth 4 is predicted to grow over depth 2 as
+    depth 3 grew over depth 1, 200 * (2000 / 100) = 4000 nodes; fewer than three
+    iterations predict nothing."""
+    assert predicted_nodes([100, 200, 2000]) == pytest.approx(4000.0)
+    assert predicted_nodes([5, 100, 200, 2000]) == pytest.approx(4000.0)
+    assert predicted_nodes([100, 200]) is None
+
+
+def test_next_iteration_starts_unless_half_of_it_cannot_fit() -> None:
+    """The same iterations took 0.23 s (0.1 ms per node), so depth 4 should take 0.4 s: it
+    starts with at least half of that (0.2 s) left before the hard limit, and not with
+    less.  With two iterations done there is no prediction, and it always starts."""
+    nodes = [100, 200, 2000]
+    assert next_iteration_fits(nodes, 0.23, 0.21)
+    assert not next_iteration_fits(nodes, 0.23, 0.19)
+    assert next_iteration_fits([100, 200], 0.03, 0.0)
 
 
 def test_simulated_bank_never_runs_dry() -> None:

@@ -2,7 +2,8 @@
 
 Each move: load the position into the fast engine, plan the time from the request's bank
 (`reversi_ref.search.timing`), then run iterative deepening until the soft deadline (no new
-iteration) or the hard one (stop inside the iteration); the bombing phase has its own search
+iteration) or the hard one (stop inside the iteration), and without starting an iteration
+that is predicted to run far past the hard deadline; the bombing phase has its own search
 (`reversi_ref.search.bombing`), deepened the same way.  Without a time limit (`time_ms` 0)
 the search goes exactly `depth` plies (or bombs) deep.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 from ..engine import BOMB
 from ..errors import IllegalMoveError
@@ -28,6 +29,7 @@ from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
+from ..search.timing import next_iteration_fits
 from ..state import BUILD, GameState, Move
 from .base import Player, SearchInfo
 
@@ -121,8 +123,15 @@ class SearchPlayer(Player):
         reached = 0
         value = 0
         if len(moves) > 1 or time_ms <= 0:
-            for reached, best, value, _ in searcher.iterate(max_depth):
-                if is_decisive(value) or self.clock() >= deadlines.soft:
+            counts: List[int] = []
+            start = self.clock()
+            for reached, best, value, nodes in searcher.iterate(max_depth):
+                now = self.clock()
+                counts.append(nodes - sum(counts))
+                if is_decisive(value) or now >= deadlines.soft:
+                    break
+                if time_ms > 0 and not next_iteration_fits(counts, now - start,
+                                                           deadlines.hard - now):
                     break
             if searcher.stopped and searcher.partial is not None:
                 best, value = searcher.partial

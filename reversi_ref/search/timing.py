@@ -4,11 +4,16 @@ RULES.md 8: the time field of a move request is the player's whole remaining ban
 grows by the per-move limit S at every request after the first, unused time carries over, and
 an answer after the bank ran out disqualifies.  So the budget of one move is the bank spread
 over the own moves still to come, with a fixed reserve for the network, the engine set-up, the
-JIT warm-up and garbage collection, and only a part of that share planned at all:
+JIT warm-up and garbage collection.  The spread is uneven: the last ENDGAME_MOVES own moves
+count ENDGAME_WEIGHT times, so a long game saves part of each early move's share for its end.
+Only a part of the share is planned at all:
 
 - `hard` ends the search inside an iteration (checked every few nodes);
 - `soft` is when no new iteration of iterative deepening starts, since the next one usually
-  costs more than all the earlier ones together.
+  costs more than all the earlier ones together;
+- before `soft`, a new iteration still does not start when it is predicted to need more than
+  twice the time left to `hard` (`next_iteration_fits`): an iteration stopped at `hard` is
+  mostly wasted, while time not used stays in the bank for later moves.
 
 Nothing here reads a clock: the caller passes times in, so the planning is testable with a fake
 clock.
@@ -16,7 +21,7 @@ clock.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Sequence
 
 from ..engine import BOMB, BUILD, EMPTY
 from ..engine.core import Engine
@@ -33,6 +38,12 @@ MAX_BANK_SHARE = 0.5
 HARD_FRACTION = 1.2
 # No new iteration starts after this share of the hard limit.
 SOFT_FRACTION = 0.5
+# The last ENDGAME_MOVES own moves weigh ENDGAME_WEIGHT times as much as earlier ones when the
+# bank is shared out.  Close games on large maps are decided there (long lines change hands
+# with every move, and ai_trivial spends its bank there too), and the exact end of the game
+# comes within reach of the search.
+ENDGAME_MOVES = 16
+ENDGAME_WEIGHT = 2.0
 
 
 class Budget(NamedTuple):
@@ -60,6 +71,7 @@ def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] =
                 ) -> Budget:
     """The budget of one move with `bank_ms` in the bank and about `moves_left` own moves to
     come; `increment_ms` is the per-move limit S when known (the bank of the first request).
+    The last ENDGAME_MOVES moves get ENDGAME_WEIGHT times the share of earlier ones.
 
     The hard limit never exceeds MAX_BANK_SHARE of the bank after the reserve, so a wrong
     estimate of the moves left costs strength, never the game.
@@ -69,6 +81,34 @@ def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] =
         return Budget(0.0, 0.0)
     moves = max(1, moves_left)
     increment = max(0.0, increment_ms or 0.0)
-    share = (usable + increment * (moves - 1)) / moves
+    total = usable + increment * (moves - 1)
+    endgame = min(moves, ENDGAME_MOVES)
+    weights = endgame * ENDGAME_WEIGHT + (moves - endgame)
+    share = total * (ENDGAME_WEIGHT if moves <= ENDGAME_MOVES else 1.0) / weights
     hard = min(share * HARD_FRACTION, usable * MAX_BANK_SHARE)
     return Budget(hard * SOFT_FRACTION, hard)
+
+
+def predicted_nodes(nodes: Sequence[int]) -> Optional[float]:
+    """The node count of the next iteration of iterative deepening, from the counts of the
+    iterations so far (depth 1 first); None with fewer than three.
+
+    Alpha-beta grows by different factors at odd and even depths (about b/2 and 2 with b
+    moves per position, for a well-ordered tree), so the next count is the one before the
+    last times the growth between the two iterations before that: n(d+1) = n(d-1) * n(d) /
+    n(d-2)."""
+    if len(nodes) < 3:
+        return None
+    return nodes[-2] * nodes[-1] / max(1, nodes[-3])
+
+
+def next_iteration_fits(nodes: Sequence[int], elapsed: float, remaining: float) -> bool:
+    """Whether to start the next iteration: `nodes` are the node counts of the iterations so
+    far, which took `elapsed` seconds together, and `remaining` seconds are left before the
+    hard limit.  No, when even half of the predicted time does not fit; with too little
+    history to predict, yes."""
+    predicted = predicted_nodes(nodes)
+    total = sum(nodes)
+    if predicted is None or total <= 0:
+        return True
+    return 0.5 * predicted * elapsed / total <= remaining
