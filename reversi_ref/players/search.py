@@ -123,15 +123,14 @@ class SearchPlayer(Player):
         reached = 0
         value = 0
         if len(moves) > 1 or time_ms <= 0:
-            counts: List[int] = []
+            counts: List[int] = []  # the nodes of each completed iteration
             start = self.clock()
             for reached, best, value, nodes in searcher.iterate(max_depth):
                 now = self.clock()
                 counts.append(nodes - sum(counts))
-                if is_decisive(value) or now >= deadlines.soft:
-                    break
-                if time_ms > 0 and not next_iteration_fits(counts, now - start,
-                                                           deadlines.hard - now):
+                # Without a time limit both deadlines are infinite, so neither test stops.
+                if (is_decisive(value) or now >= deadlines.soft
+                        or not next_iteration_fits(counts, now - start, deadlines.hard - now)):
                     break
             if searcher.stopped and searcher.partial is not None:
                 best, value = searcher.partial
