@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Optional
+from typing import Optional
 
 from ..engine import BOMB
 from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.mcts import Mcts
+from ..search.timing import Clock
 from ..state import GameState, Move
 from .base import Player, SearchInfo
 
-Clock = Callable[[], float]
 ITERATIONS_PER_DEPTH = 100
 # Iteration cap when playing against the clock.
 MAX_ITERATIONS = 1_000_000

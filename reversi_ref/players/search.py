@@ -29,11 +29,10 @@ from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
-from ..search.timing import next_iteration_fits
+from ..search.timing import Clock, next_iteration_fits
 from ..state import BUILD, GameState, Move
 from .base import Player, SearchInfo
 
-Clock = Callable[[], float]
 # Depth cap when searching against the clock.
 MAX_DEPTH = 64
 # While pondering, the searcher reads its clock every few nodes (`CHECK_EVERY`); one read in

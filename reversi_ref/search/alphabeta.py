@@ -36,7 +36,7 @@ the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from ..engine import BUILD
 from ..engine.core import Engine
@@ -46,6 +46,7 @@ from .config import EvalConfig
 from .evaluate import INFINITY, Evaluator
 from .position import set_mover
 from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
+from .timing import Clock
 
 PARANOID = "paranoid"
 BRS = "brs"
@@ -74,7 +75,6 @@ _STATIC_NEAR_CORNER = -20000
 _STATIC_OVERRIDE = -60000
 _HISTORY_CAP = 1 << 22
 
-Clock = Callable[[], float]
 
 # Mixed into the key of a BRS min layer (which has no single player to move).
 _MIN_LAYER_KEY = 0x2545F4914F6CDD1D

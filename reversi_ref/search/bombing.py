@@ -21,17 +21,16 @@ move order is kept, so the choice is deterministic.
 from __future__ import annotations
 
 import time
-from typing import Callable, List, NamedTuple, Tuple
+from typing import List, NamedTuple, Tuple
 
 from ..engine import BOMB
 from ..engine.core import Engine
 from .evaluate import INFINITY, Evaluator
+from .timing import NO_DEADLINE, Clock
 
-Clock = Callable[[], float]
 # The clock is read once every this many targets (a blast can cover the whole board, so a
 # target can cost as much as a small search node).
 CHECK_EVERY = 4
-NO_DEADLINE = float("inf")
 # Depth cap against the clock (the bombs left cap it anyway).
 BOMB_DEPTH = 64
 

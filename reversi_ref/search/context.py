@@ -5,7 +5,7 @@ the evaluator for the map, and the time keeping (the per-move limit seen in the 
 from __future__ import annotations
 
 import time
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from ..engine import BOMB, BUILD
 from ..engine.core import Engine
@@ -16,10 +16,8 @@ from .analysis import MapAnalysis
 from .config import EvalConfig
 from .evaluate import Evaluator
 from .position import EngineCache
-from .timing import Budget, expected_own_moves, plan_budget
+from .timing import NO_DEADLINE, Budget, Clock, expected_own_moves, plan_budget
 
-Clock = Callable[[], float]
-NO_DEADLINE = float("inf")
 
 
 class Deadlines(NamedTuple):

@@ -15,15 +15,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 from ..engine import BOMB, BUILD, OVER
 from ..engine.core import Engine
 from .alphabeta import Searcher
 from .evaluate import Evaluator
+from .timing import NO_DEADLINE, Clock
 
-Clock = Callable[[], float]
-NO_DEADLINE = float("inf")
 EXPLORATION = 0.9
 
 

@@ -21,11 +21,16 @@ clock.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from ..engine import BOMB, BUILD, EMPTY
 from ..engine.core import Engine
 from ..engine.tables import BONUS, CHOICE, INVERSION
+
+# A clock in seconds (time.monotonic, or a fake one in tests), and the deadline of a search
+# with no time limit.
+Clock = Callable[[], float]
+NO_DEADLINE = float("inf")
 
 # Kept back from every bank: the network, the engine set-up, JIT warm-up and GC pauses.
 RESERVE_MS = 150.0
