@@ -75,7 +75,6 @@ _STATIC_NEAR_CORNER = -20000
 _STATIC_OVERRIDE = -60000
 _HISTORY_CAP = 1 << 22
 
-
 # Mixed into the key of a BRS min layer (which has no single player to move).
 _MIN_LAYER_KEY = 0x2545F4914F6CDD1D
 

@@ -19,7 +19,6 @@ from .position import EngineCache
 from .timing import NO_DEADLINE, Budget, Clock, expected_own_moves, plan_budget
 
 
-
 class Deadlines(NamedTuple):
     """Clock times (seconds): no new iteration after `soft`, stop searching at `hard`."""
 
