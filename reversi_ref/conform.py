@@ -26,9 +26,9 @@ from collections import deque
 from pathlib import Path
 from typing import IO, Any, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, TextIO
 
-from .specs.casebook import AREAS
+from .specs.casebook import AREAS, BASES, GENERATED, STRICT
 from .specs.codec import JSONObject, SpecError, dumps
-from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, show_case
+from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, rule_line, show_case
 from .specs.oracle import request_of_case
 from .specs.suite import default_specs_dir, load_suite
 
@@ -173,18 +173,32 @@ class Result(NamedTuple):
 # --------------------------------------------------------------------------- selection
 
 
+def _matches(value: str, patterns: Sequence[str]) -> bool:
+    return any(value == p or fnmatch.fnmatchcase(value, p) for p in patterns)
+
+
 def select_cases(cases: Sequence[JSONObject], areas: Sequence[str] = (),
-                 patterns: Sequence[str] = (), kinds: Sequence[str] = ()) -> List[JSONObject]:
+                 patterns: Sequence[str] = (), kinds: Sequence[str] = (),
+                 bases: Sequence[str] = (), exclude_bases: Sequence[str] = (),
+                 rules: Sequence[str] = ()) -> List[JSONObject]:
     """The cases matching all given filters: area names, id patterns (exact ids or shell
-    globs such as `captures/*` or `*/m001/*`) and query kinds."""
+    globs such as `captures/*` or `*/m001/*`), query kinds, bases to keep or leave out, and
+    rule-id globs such as `3.*`.  Without `bases`, `strict` cases are left out."""
+    excluded = set(exclude_bases) if bases else set(exclude_bases) | {STRICT}
     selected = []
     for case in cases:
+        basis = case.get("basis", GENERATED)
         if areas and case["area"] not in areas:
             continue
         if kinds and case["query"]["kind"] not in kinds:
             continue
-        if patterns and not any(case["id"] == p or fnmatch.fnmatchcase(case["id"], p)
-                                for p in patterns):
+        if bases and basis not in bases:
+            continue
+        if basis in excluded:
+            continue
+        if rules and not _matches(str(case.get("rule", "")), rules):
+            continue
+        if patterns and not _matches(case["id"], patterns):
             continue
         selected.append(case)
     return selected
@@ -203,8 +217,8 @@ def _split(values: Optional[Iterable[str]]) -> List[str]:
 def run_case(engine: EngineProcess, case: JSONObject, timeout: float) -> Verdict:
     """Send one case and judge the answer."""
     def header(summary: str) -> str:
-        return "%s  [%s]: %s\n  rule: %s\n" % (case["id"], case["query"]["kind"], summary,
-                                               case["description"])
+        return "%s  [%s]: %s\n  %s\n" % (case["id"], case["query"]["kind"], summary,
+                                         rule_line(case))
 
     try:
         line = engine.ask(dumps(request_of_case(case)), timeout)
@@ -326,8 +340,14 @@ def _selected(args: argparse.Namespace) -> List[JSONObject]:
     if unknown:
         raise SpecError("unknown area %s; areas are: %s" % (", ".join(unknown),
                                                             ", ".join(AREAS)))
+    bases, exclude_bases = _split(args.basis), _split(args.exclude_basis)
+    unknown = [b for b in bases + exclude_bases if b not in BASES]
+    if unknown:
+        raise SpecError("unknown basis %s; bases are: %s" % (", ".join(unknown),
+                                                             ", ".join(BASES)))
     cases = load_suite(directory, areas or None)
-    return select_cases(cases, areas, _split(args.case), _split(args.kind))
+    return select_cases(cases, areas, _split(args.case), _split(args.kind), bases,
+                        exclude_bases, _split(args.rule))
 
 
 def _exit_on_sigterm() -> Any:
@@ -346,7 +366,8 @@ def run(args: argparse.Namespace) -> int:
     cases = _selected(args)
     if args.list:
         for case in cases:
-            print("%-50s %s" % (case["id"], case["description"]))
+            print("%-44s %-28s %-9s %s" % (case["id"], case.get("rule") or "-",
+                                            case.get("basis", GENERATED), case["description"]))
         print("%d cases" % len(cases))
         return 0
     if args.show:
@@ -408,6 +429,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--kind", action="append", metavar="KIND",
                         help="only these query kinds: legal_moves, apply, illegal, perft, "
                              "game, map_load, map_reject")
+    parser.add_argument("--basis", action="append", metavar="BASIS",
+                        help="only cases with these bases: server, hand, generated, strict "
+                             "(default: all but strict)")
+    parser.add_argument("--exclude-basis", action="append", metavar="BASIS",
+                        help="leave out cases with these bases (repeatable)")
+    parser.add_argument("--rule", action="append", metavar="GLOB",
+                        help="only these rule ids or globs, e.g. '3.*' or '5.blast' "
+                             "(specs/README.md lists them)")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML results to FILE")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",

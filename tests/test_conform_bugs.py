@@ -62,9 +62,10 @@ def test_seeded_bug_is_caught_with_a_diff(bug: str, suite: List[Dict[str, Any]])
     failed = {r.case["id"]: r.verdict for r in results if r.verdict.status == FAIL}
     assert case_id in failed, sorted(failed)
     detail = failed[case_id].detail
-    description = next(c["description"] for c in cases if c["id"] == case_id)
+    case = next(c for c in cases if c["id"] == case_id)
     assert detail.startswith(case_id)
-    assert "rule: " + description in detail
+    assert "rule: %s (basis %s): %s" % (case["rule"], case["basis"], case["description"]) \
+        in detail
     assert phrase in detail, detail
     assert " 0 1" in detail  # the board is drawn with its column numbers
 

@@ -195,6 +195,32 @@ def test_select_cases_filters(suite: List[Dict[str, Any]]) -> None:
         "captures/line-flipped"
 
 
+def test_select_cases_by_basis_and_rule(suite: List[Dict[str, Any]]) -> None:
+    """Strict cases are left out unless asked for; --basis, --exclude-basis and --rule
+    globs combine with the other filters."""
+    strict = [c["id"] for c in suite if c["basis"] == "strict"]
+    assert strict
+    default = {c["id"] for c in select_cases(suite)}
+    assert default and not default & set(strict)
+    assert {c["id"] for c in select_cases(suite, bases=["strict"])} == set(strict)
+    hand = select_cases(suite, bases=["hand"])
+    assert hand and all(c["basis"] == "hand" for c in hand)
+    no_generated = select_cases(suite, exclude_bases=["generated"])
+    assert no_generated and all(c["basis"] in ("hand", "server") for c in no_generated)
+    blasts = select_cases(suite, rules=["5.blast"])
+    assert blasts and all(c["rule"] == "5.blast" for c in blasts)
+    section3 = select_cases(suite, rules=["3.*"], bases=["hand"])
+    assert section3 and all(c["rule"].startswith("3.") and c["basis"] == "hand"
+                            for c in section3)
+    assert "bombing/strength-1" in {c["id"] for c in blasts}
+
+
+def test_cli_rejects_an_unknown_basis(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown basis is a usage error naming the valid ones."""
+    assert main(["conform", "--list", "--basis", "rumour"]) != 0
+    assert "server, hand, generated, strict" in capsys.readouterr().err
+
+
 def test_junit_counts_unsupported_as_skipped(suite: List[Dict[str, Any]],
                                              tmp_path: Path) -> None:
     """Unsupported cases are JUnit skipped, failures are failures."""

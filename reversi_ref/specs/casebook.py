@@ -33,8 +33,17 @@ AREAS = (
 )
 
 
+# Where a case's expected answer comes from (specs/README.md, "Provenance").
+SERVER = "server"        # observed on the official server
+HAND = "hand"            # worked out by hand from RULES.md
+GENERATED = "generated"  # produced by the readable rules, cross-checked as specs/README.md says
+STRICT = "strict"        # a reading the server cannot be asked about; not in the default run
+BASES = (SERVER, HAND, GENERATED, STRICT)
+
+
 class Case(NamedTuple):
-    """One golden case; `hand` is the hand-worked answer (None for generated cases)."""
+    """One golden case; `hand` is the hand-worked answer (None for generated cases), `rule`
+    its rule id (ruleids.py) and `basis` where its answer comes from."""
 
     id: str
     area: str
@@ -44,12 +53,14 @@ class Case(NamedTuple):
     query: JSONObject
     expected: Optional[JSONObject] = None
     hand: Optional[JSONObject] = None
+    rule: str = ""
+    basis: str = GENERATED
 
     def to_json(self) -> JSONObject:
         """The case as written to the suite (the hand answer is not written)."""
-        return {"id": self.id, "area": self.area, "description": self.description,
-                "map": self.map, "state": self.state, "query": self.query,
-                "expected": self.expected}
+        return {"id": self.id, "area": self.area, "rule": self.rule, "basis": self.basis,
+                "description": self.description, "map": self.map, "state": self.state,
+                "query": self.query, "expected": self.expected}
 
 
 # --------------------------------------------------------------------------- map text

@@ -27,9 +27,9 @@ from ..perft import reference_perft, skipped_players
 from ..rules import (captures_in_direction, disqualify, initial_state, legal_moves, play,
                      step)
 from ..state import BOMB, BUILD, OVER, GameState, Move
-from .casebook import Case
-from .codec import JSONObject, map_to_json, move_to_json, state_to_json
-from .oracle import ranking_to_json
+from .casebook import GENERATED, Case
+from .codec import JSONObject, SpecError, map_to_json, move_to_json, state_to_json
+from .oracle import map_answer, ranking_to_json
 
 # How many generated maps the suite holds (chunk names m001..).
 GENERATED_MAPS = 100
@@ -363,6 +363,57 @@ DESCRIPTIONS = {
 }
 
 
+# The rule id each generated case shows, by its kind and area.
+APPLY_RULES = {
+    "captures": "3.move-effect", "transitions": "2.transition-step",
+    "overrides": "3.override-cost", "expansion": "3.override-cost",
+    "choice": "3.choice-swap", "inversion": "3.inversion-rotate", "bonus": "3.bonus-gain",
+    "turn-order": "4.skip", "bombing": "5.blast", "disqualification": "6.stones-stay",
+}
+LEGAL_RULES = {
+    "captures": "3.legal-targets", "transitions": "2.transition-step",
+    "overrides": "3.override-targets", "expansion": "3.expansion-always-legal",
+    "choice": "3.special-variants", "bonus": "3.special-variants",
+    "inversion": "3.special-variants", "bombing": "5.bomb-targets",
+    "disqualification": "6.stones-stay",
+}
+# The rules' reasons (IllegalMoveError.rule) and the rule ids they name; the first match wins.
+ILLEGAL_RULES = (
+    ("a bomb may not target a hole", "5.bomb-on-hole"),
+    ("the game is over", "4.game-over"),
+    ("off the board", "6.off-board"),
+    ("must be 0..255", "8.special-range"),
+    ("a hole is never a legal target", "3.hole-never-legal"),
+    ("expansion stone needs an override stone", "3.expansion-needs-override"),
+    ("placing on a stone needs an override stone", "3.override-needs-stone"),
+    ("captures in no direction", "3.no-capture"),
+    ("a choice move must name a player", "3.special-choice"),
+    ("a bonus move must choose", "3.special-bonus"),
+    ("the special byte must be 0 except", "3.special-zero"),
+)
+# The loader's problem ids (MapError.problem) and the rule ids they show.
+PROBLEM_RULES: Dict[str, str] = {}
+
+
+def apply_rule(area: str, ply: Ply) -> str:
+    """The rule id an `apply` case of this area shows."""
+    if "disqualify" in ply.step:
+        return "6.sole-survivor" if len(ply.after.active_players()) == 1 else "6.never-asked"
+    if area == "phase-change":
+        return "5.end-of-game" if ply.before.phase == BOMB else "4.end-of-phase-1"
+    return APPLY_RULES[area]
+
+
+def illegal_rule(state: GameState, move: Move, reason: str) -> str:
+    """The rule id an `illegal` case shows, from the reason the rules give."""
+    for part, rule in ILLEGAL_RULES:
+        if part in reason:
+            if rule == "3.no-capture" and state.cell(move.x, move.y) in PLAYER_STONES:
+                return "3.override-needs-capture"
+            return rule
+    raise SpecError("no rule id for the reason %r" % reason)
+
+
 class ChunkBuilder:
     """Collects the cases of one chunk, numbering ids per (area, kind)."""
 
@@ -372,9 +423,10 @@ class ChunkBuilder:
         self.cases: List[Case] = []
         self.numbers: Dict[Tuple[str, str], int] = {}
 
-    def add(self, area: str, kind: str, description: str, state: Optional[GameState],
-            query: JSONObject, expected: JSONObject, map_text: Optional[str] = None) -> None:
-        """Add one case; its id is `area/chunk/kind-NN`."""
+    def add(self, area: str, rule: str, kind: str, description: str,
+            state: Optional[GameState], query: JSONObject, expected: JSONObject,
+            map_text: Optional[str] = None) -> None:
+        """Add one case showing rule id `rule`; its id is `area/chunk/kind-NN`."""
         key = (area, kind)
         number = self.numbers.get(key, 0) + 1
         self.numbers[key] = number
@@ -382,7 +434,7 @@ class ChunkBuilder:
         self.cases.append(Case(case_id, area, description,
                                map_text if map_text is not None else self.map_text,
                                state_to_json(state) if state is not None else None,
-                               query, expected))
+                               query, expected, rule=rule, basis=GENERATED))
 
 
 def _spread(items: Sequence[int], count: int) -> List[int]:
@@ -415,8 +467,8 @@ def _game_cases(builder: ChunkBuilder, plies: List[Ply], game: int) -> None:
             detail = ""
             if "disqualify" in ply.step:
                 detail = ": player %d is disqualified" % ply.step["disqualify"]
-            builder.add(area, "apply", DESCRIPTIONS[("apply", area)] + detail
-                        + _where(name, number), ply.before, query,
+            builder.add(area, apply_rule(area, ply), "apply", DESCRIPTIONS[("apply", area)]
+                        + detail + _where(name, number), ply.before, query,
                         {"state": state_to_json(ply.after)})
     # legal_moves: by area.
     by_area = {}
@@ -430,8 +482,9 @@ def _game_cases(builder: ChunkBuilder, plies: List[Ply], game: int) -> None:
         for number in _spread(free, CAPS["legal_moves"]):
             used.add(("legal", number))
             ply = plies[number]
-            builder.add(area, "legal_moves", DESCRIPTIONS[("legal_moves", area)]
-                        + _where(name, number), ply.before, {"kind": "legal_moves"},
+            builder.add(area, LEGAL_RULES[area], "legal_moves",
+                        DESCRIPTIONS[("legal_moves", area)] + _where(name, number),
+                        ply.before, {"kind": "legal_moves"},
                         {"moves": [move_to_json(m) for m in ply.legal]})
     # illegal: one per area, from positions spread along the game.
     chosen: Dict[str, Tuple[int, Move]] = {}
@@ -450,7 +503,8 @@ def _game_cases(builder: ChunkBuilder, plies: List[Ply], game: int) -> None:
         try:
             play(state, move)
         except IllegalMoveError as error:
-            builder.add(area, "illegal", "%s%s" % (error.rule, _where(name, number)), state,
+            builder.add(area, illegal_rule(state, move, error.rule), "illegal",
+                        "%s%s" % (error.rule, _where(name, number)), state,
                         {"kind": "illegal", "move": move_to_json(move)},
                         {"illegal": True, "reason": error.rule})
 
@@ -469,8 +523,8 @@ def _perft_cases(builder: ChunkBuilder, plies: List[Ply], start: GameState,
         while depth < max_depth and previous <= budget:
             depth += 1
             nodes = reference_perft(state, depth)
-            builder.add("perft", "perft", "perft: depth %d%s" % (depth, _where(builder.name,
-                                                                                 number)),
+            builder.add("perft", "perft.count", "perft",
+                        "perft: depth %d%s" % (depth, _where(builder.name, number)),
                         state, {"kind": "perft", "depth": depth}, {"nodes": nodes})
             if nodes == previous and depth > 1:
                 break
@@ -483,13 +537,15 @@ def _end_cases(builder: ChunkBuilder, plies: List[Ply], start: GameState,
     if not plies or plies[-1].after.phase != OVER:
         return
     tail = plies[-min(3, len(plies)):]
-    builder.add("ranking", "game", "RULES.md 7: the ranking after the last steps of a game"
+    builder.add("ranking", "7.ranking", "game",
+                "RULES.md 7: the ranking after the last steps of a game"
                 + _where(builder.name, tail[0].number), tail[0].before,
                 {"kind": "game", "steps": [p.step for p in tail]},
                 {"states": [state_to_json(p.after) for p in tail],
                  "ranking": ranking_to_json(tail[-1].after)})
     if whole_game:
-        builder.add("games", "game", "RULES.md 3-7: a whole random game on %s" % builder.name,
+        builder.add("games", "game.whole", "game",
+                    "RULES.md 3-7: a whole random game on %s" % builder.name,
                     start, {"kind": "game", "steps": [p.step for p in plies]},
                     {"states": [state_to_json(p.after) for p in plies],
                      "ranking": ranking_to_json(plies[-1].after)})
@@ -608,22 +664,55 @@ def _mutations(rng: random.Random, text: str, game_map: Map) -> List[Tuple[str, 
     return out
 
 
+# The rule each kind of broken map shows (when the map is rejected, the problem the loader
+# names decides instead: PROBLEM_RULES).
+MUTATION_RULES = {
+    "a cell token that is not a cell": "1.cell",
+    "a stone above the player count": "1.cell",
+    "a board cut short": "1.board-truncated",
+    "a bad player count": "1.player-count",
+    "a bad header number": "1.header-number",
+    "leftover tokens after the transitions": "1.transition-truncated",
+    "a transition end off the board": "1.transition-end",
+    "a transition direction outside 0..7": "1.transition-end",
+    "a transition without '<->'": "1.transition-delimiter",
+    "a transition listed twice": "1.transition-reuse",
+    "a side used by two transitions": "1.transition-reuse",
+    "a transition end on a hole": "1.transition-end",
+    "a transition side facing a cell": "1.transition-end",
+}
+
+
+def map_rule(label: str, result: JSONObject) -> str:
+    """The rule id a broken map shows: by the problem named when it is rejected, else by what
+    was changed (a header token the server still reads is `1.header-number`)."""
+    if result.get("rejected"):
+        problem = result.get("problem")
+        if isinstance(problem, str) and problem in PROBLEM_RULES:
+            return PROBLEM_RULES[problem]
+        return MUTATION_RULES[label]
+    if label in ("a bad player count", "a bad header number"):
+        return "1.header-number"
+    return MUTATION_RULES[label]
+
+
 def _map_cases(builder: ChunkBuilder, rng: random.Random, text: str, game_map: Map,
                variant: int) -> None:
     shown, layout = layout_variant(text, variant)
-    state = initial_state(game_map)
-    builder.add("map-loading", "map_load", "RULES.md 1: map %s loads (%s)"
-                % (builder.name, layout), None, {"kind": "map_load"},
-                {"map": map_to_json(read_map(shown)), "state": state_to_json(state)},
-                map_text=shown)
+    builder.add("map-loading", "1.separators" if "\t" in shown else "1.layout", "map_load",
+                "RULES.md 1: map %s loads (%s)" % (builder.name, layout), None,
+                {"kind": "map_load"}, map_answer(shown), map_text=shown)
     for label, broken in _mutations(rng, text, game_map):
-        try:
-            read_map(broken)
-        except MapError as error:
-            builder.add("map-loading", "map_reject", "RULES.md 1: %s is rejected: %s"
-                        % (label, error.reason), None, {"kind": "map_reject"},
-                        {"rejected": True, "reason": error.reason, "line": error.line,
-                         "column": error.column}, map_text=broken)
+        result = map_answer(broken)
+        rule = map_rule(label, result)
+        if result.get("rejected"):
+            builder.add("map-loading", rule, "map_reject", "RULES.md 1: %s is rejected: %s"
+                        % (label, result["reason"]), None, {"kind": "map_reject"}, result,
+                        map_text=broken)
+        else:
+            builder.add("map-loading", rule, "map_load", "RULES.md 1: %s still loads, with "
+                        "the values the server reads" % label, None, {"kind": "map_load"},
+                        result, map_text=broken)
 
 
 # --------------------------------------------------------------------------- chunks
@@ -659,7 +748,8 @@ def generate_chunk(name: str, text: Optional[str] = None) -> List[Case]:
     if generated:
         _map_cases(builder, rng, text, game_map, _seed(name, 2) % 5)
     else:
-        builder.add("map-loading", "map_load", "RULES.md 1: the bundled map %s loads" % name,
+        builder.add("map-loading", "1.layout", "map_load",
+                    "RULES.md 1: the bundled map %s loads" % name,
                     None, {"kind": "map_load"},
                     {"map": map_to_json(game_map), "state": state_to_json(start)})
     for game in range(games):

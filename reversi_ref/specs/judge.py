@@ -159,9 +159,15 @@ def describe_query(case: JSONObject) -> str:
     return str(kind)
 
 
+def rule_line(case: JSONObject) -> str:
+    """`rule: ID (basis B): description` for a case."""
+    return "rule: %s (basis %s): %s" % (case.get("rule") or "-", case.get("basis", "generated"),
+                                        case["description"])
+
+
 def show_case(case: JSONObject) -> str:
     """A readable page for one case: id, rule, position, query and expected answer."""
-    lines = ["%s  [%s]" % (case["id"], case["query"]["kind"]), "  " + str(case["description"])]
+    lines = ["%s  [%s]" % (case["id"], case["query"]["kind"]), "  " + rule_line(case)]
     lines.extend("  " + line for line in draw_position(case))
     lines.append("  query: " + describe_query(case))
     expected = case["expected"]
@@ -435,6 +441,14 @@ def _compare_map(case: JSONObject, answer: JSONObject) -> Optional[Tuple[str, Li
                         answer.get("line"), answer.get("column"),
                         _short(answer.get("reason", ""), 200))]
                 return "map rejected at another place", lines
+        problem = answer.get("problem")
+        if problem is not None and "problem" in expected and problem != expected["problem"]:
+            lines = draw_position(case) + [
+                "expected the problem %s at %s (%s)" % (expected["problem"], where,
+                                                        expected["reason"]),
+                "the engine named the problem %s: %s" % (
+                    _short(problem, 80), _short(answer.get("reason", ""), 200))]
+            return "map rejected for another problem", lines
         return None
     if answer.get("rejected") is True:
         lines = draw_position(case) + ["the engine rejected a valid map: %s (line %s, column "
@@ -476,8 +490,7 @@ COMPARE = {
 
 def judge(case: JSONObject, answer: Any) -> Verdict:
     """Compare an engine's answer (already parsed from JSON) with the case."""
-    header = ["%s  [%s]" % (case["id"], case["query"]["kind"]),
-              "  rule: %s" % case["description"]]
+    header = ["%s  [%s]" % (case["id"], case["query"]["kind"]), "  " + rule_line(case)]
     if not isinstance(answer, dict):
         return _fail(header, "malformed answer", ["the answer must be a JSON object, found "
                                                  + _short(answer, 200)])

@@ -105,12 +105,7 @@ def _answer(request: JSONObject, cache: Optional[MapCache]) -> JSONObject:
         text = request.get("map")
         if not isinstance(text, str):
             raise SpecError("request has no map text")
-        try:
-            game_map = read_map(text)
-        except MapError as error:
-            return {"rejected": True, "reason": error.reason, "line": error.line,
-                    "column": error.column}
-        return {"map": map_to_json(game_map), "state": state_to_json(initial_state(game_map))}
+        return map_answer(text)
     state = request_state(request, cache)
     if kind == "legal_moves":
         return {"moves": [move_to_json(m) for m in legal_moves(state)]}
@@ -138,6 +133,21 @@ def _answer(request: JSONObject, cache: Optional[MapCache]) -> JSONObject:
             states.append(state_to_json(state))
         return {"states": states, "ranking": ranking_to_json(state)}
     raise SpecError("unknown request kind %r" % (kind,))
+
+
+def map_answer(text: str) -> JSONObject:
+    """The answer to a `map` request: the map and its initial state, or the rejection with
+    the problem named and where the server's reading fails."""
+    try:
+        game_map = read_map(text)
+    except MapError as error:
+        answer: JSONObject = {"rejected": True, "reason": error.reason, "line": error.line,
+                              "column": error.column}
+        problem = getattr(error, "problem", None)
+        if problem:
+            answer["problem"] = problem
+        return answer
+    return {"map": map_to_json(game_map), "state": state_to_json(initial_state(game_map))}
 
 
 def request_of_case(case: JSONObject) -> JSONObject:

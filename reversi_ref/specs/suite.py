@@ -16,15 +16,21 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from .casebook import AREAS, Case, check_hand
+from .casebook import AREAS, BASES, GENERATED, HAND, SERVER, Case, check_hand
 from .codec import JSONObject, SpecError, dumps
 from .generated import bundled_maps, generate_chunk, generated_chunk_names
 from .handmade import handmade_cases
 from .oracle import answer, request_of_case
+from .ruleids import RULE_BY_ID, RULES
+from .situations import situation_key
 
-FORMAT_VERSION = 1
+# The layout of the files (README "Cases"); 2 added `rule` and `basis` to every case.
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
+# The content: bumped whenever a case is added, changed or removed (specs/CHANGELOG.md).
+SUITE_VERSION = 2
 HAND_CHUNK = "hand"
 
 
@@ -98,21 +104,46 @@ def chunk_of(case_id: str) -> str:
     return parts[1] if len(parts) == 3 else HAND_CHUNK
 
 
+def check_provenance(case: Case) -> None:
+    """Raise SpecError unless the case names a known rule id and basis."""
+    if case.rule not in RULE_BY_ID:
+        raise SpecError("case %s has unknown rule id %r" % (case.id, case.rule))
+    if case.basis not in BASES:
+        raise SpecError("case %s has unknown basis %r" % (case.id, case.basis))
+
+
+def drop_padding(cases: Sequence[Case]) -> List[Case]:
+    """The cases without padding: every hand-made or server-observed case, and a generated
+    case only when no earlier case showed its rule in the same situation (situations.py)."""
+    seen: Set[Tuple[str, str]] = set()
+    kept: List[Case] = []
+    for case in cases:
+        key = situation_key(case.to_json())
+        if case.basis == GENERATED and key in seen:
+            continue
+        seen.add(key)
+        kept.append(case)
+    return kept
+
+
 def generate_suite(root: Optional[Path] = None, progress: bool = False) -> List[Case]:
-    """Every case of the suite, in suite order."""
+    """Every case of the suite, in suite order: the candidates of every chunk, padding
+    dropped."""
     cases: List[Case] = []
     for name in chunk_names(root):
         started = time.perf_counter()
         chunk = build_chunk(name, root)
+        for case in chunk:
+            check_provenance(case)
         cases.extend(chunk)
         if progress:
-            print("  %-20s %5d cases  %.1f s" % (name, len(chunk),
-                                                  time.perf_counter() - started),
+            print("  %-20s %5d candidates  %.1f s" % (name, len(chunk),
+                                                       time.perf_counter() - started),
                   file=sys.stderr)
     ids = [case.id for case in cases]
     if len(set(ids)) != len(ids):
         raise SpecError("duplicate case ids in the suite")
-    return cases
+    return drop_padding(cases)
 
 
 # --------------------------------------------------------------------------- files
@@ -131,7 +162,9 @@ def suite_files(cases: Sequence[Case]) -> Dict[str, str]:
             raise SpecError("case %s has unknown area %r" % (case.id, case.area))
         lines[case.area].append(case_line(case))
     files: Dict[str, str] = {}
-    index: Dict[str, Any] = {"format": FORMAT_VERSION, "areas": [], "total": len(cases)}
+    index: Dict[str, Any] = {"format": FORMAT_VERSION, "suite": SUITE_VERSION, "areas": [],
+                             "rules": rule_table(cases), "basis": basis_counts(cases),
+                             "total": len(cases)}
     for area in AREAS:
         path = "cases/%s.jsonl" % area
         files[path] = "".join(line + "\n" for line in lines[area])
@@ -143,6 +176,28 @@ def suite_files(cases: Sequence[Case]) -> Dict[str, str]:
                                "kinds": dict(sorted(kinds.items()))})
     files["index.json"] = json.dumps(index, indent=1, ensure_ascii=True) + "\n"
     return files
+
+
+def basis_counts(cases: Iterable[Case]) -> Dict[str, int]:
+    """How many cases have each basis."""
+    counts = {basis: 0 for basis in BASES}
+    for case in cases:
+        counts[case.basis] += 1
+    return counts
+
+
+def rule_table(cases: Sequence[Case]) -> List[Dict[str, Any]]:
+    """For each rule id: its section and implementation, its cases by basis, and how many
+    distinct situations they show."""
+    rows = []
+    for rule in RULES:
+        mine = [case for case in cases if case.rule == rule.id]
+        situations = {situation_key(case.to_json()) for case in mine}
+        rows.append({"rule": rule.id, "section": rule.section,
+                     "implementation": rule.implementation, "cases": len(mine),
+                     "situations": len(situations),
+                     "basis": {k: v for k, v in basis_counts(mine).items() if v}})
+    return rows
 
 
 def write_suite(cases: Sequence[Case], directory: Path) -> Dict[str, str]:
@@ -197,7 +252,7 @@ def load_suite(directory: Path, areas: Optional[Iterable[str]] = None) -> List[J
         raise SpecError("no golden suite at %s (index.json missing)" % directory) from None
     except ValueError as error:
         raise SpecError("%s: not JSON: %s" % (index_path, error)) from None
-    if not isinstance(index, dict) or index.get("format") != FORMAT_VERSION:
+    if not isinstance(index, dict) or index.get("format") not in READABLE_FORMATS:
         raise SpecError("%s: unsupported format %r" % (index_path, index.get("format")
                                                        if isinstance(index, dict) else index))
     wanted = set(areas) if areas is not None else None
@@ -216,6 +271,9 @@ def load_suite(directory: Path, areas: Optional[Iterable[str]] = None) -> List[J
             if not isinstance(case, dict) or not {"id", "area", "query", "expected",
                                                   "map"} <= set(case):
                 raise SpecError("%s:%d: not a case" % (path, number))
+            # Format 1 had no provenance: every answer came from the readable rules.
+            case.setdefault("rule", "")
+            case.setdefault("basis", GENERATED)
             cases.append(case)
     return cases
 
@@ -234,6 +292,40 @@ def counts_by_area(cases: Iterable[JSONObject]) -> List[Tuple[str, int]]:
     return [(area, counts[area]) for area in AREAS if area in counts]
 
 
+# --------------------------------------------------------------------------- versions
+
+# What an engine is judged on; a change to any of these fields changes the case.
+JUDGED_FIELDS = ("map", "state", "query", "expected")
+
+
+def suite_changes(old: Sequence[JSONObject], new: Sequence[JSONObject]) -> Dict[str, List[str]]:
+    """Case ids added, changed (a judged field differs) and removed between two suites."""
+    before = {case["id"]: case for case in old}
+    after = {case["id"]: case for case in new}
+    changed = [i for i in after if i in before
+               and any(before[i].get(f) != after[i].get(f) for f in JUDGED_FIELDS)]
+    return {"added": [i for i in after if i not in before], "changed": changed,
+            "removed": [i for i in before if i not in after]}
+
+
+def changes_markdown(changes: Dict[str, List[str]]) -> List[str]:
+    """The changes as Markdown lists, ids grouped by area, for specs/CHANGELOG.md."""
+    lines: List[str] = []
+    for kind in ("changed", "removed", "added"):
+        ids = changes[kind]
+        lines.append("%s (%d):" % (kind.capitalize(), len(ids)))
+        lines.append("")
+        by_area: Dict[str, List[str]] = {}
+        for case_id in ids:
+            by_area.setdefault(case_id.split("/")[0], []).append(case_id)
+        for area in AREAS:
+            if area in by_area:
+                lines.append("- %s: %s" % (area, ", ".join("`%s`" % i
+                                                          for i in by_area[area])))
+        lines.append("")
+    return lines
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -244,6 +336,11 @@ def run_gen_specs(args: argparse.Namespace) -> int:
     cases = generate_suite(progress=args.verbose)
     files = suite_files(cases)
     elapsed = time.perf_counter() - started
+    if args.changes_from:
+        changes = suite_changes(load_suite(Path(args.changes_from)),
+                                [case.to_json() for case in cases])
+        print("\n".join(changes_markdown(changes)))
+        return 0
     if args.check:
         problems = compare_suite(files, directory)
         for problem in problems:
@@ -270,4 +367,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--check", action="store_true",
                         help="compare with the files on disk instead of writing")
     parser.add_argument("--verbose", action="store_true", help="report each chunk")
+    parser.add_argument("--changes-from", metavar="DIR",
+                        help="print the case ids added, changed and removed since the suite "
+                             "in DIR (for specs/CHANGELOG.md) instead of writing")
     parser.set_defaults(func=run_gen_specs)
