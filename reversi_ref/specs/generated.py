@@ -391,8 +391,17 @@ ILLEGAL_RULES = (
     ("a bonus move must choose", "3.special-bonus"),
     ("the special byte must be 0 except", "3.special-zero"),
 )
-# The loader's problem ids (MapError.problem) and the rule ids they show.
-PROBLEM_RULES: Dict[str, str] = {}
+# The loader's problem ids (MapError.problem) and the rule ids they show; the server's
+# "leading to/coming from invalid field" covers two rules, so the broken part decides there.
+PROBLEM_RULES: Dict[str, str] = {
+    "invalid-player-count": "1.player-count", "header-truncated": "1.header-truncated",
+    "dimensions-too-large": "1.dimensions", "board-truncated": "1.board-truncated",
+    "invalid-square": "1.cell", "invalid-token": "1.cell",
+    "transition-truncated": "1.transition-truncated",
+    "invalid-delimiter": "1.transition-delimiter",
+    "invalid-first-coordinate": "1.transition-end",
+    "invalid-second-coordinate": "1.transition-end",
+}
 
 
 def apply_rule(area: str, ply: Ply) -> str:
@@ -678,8 +687,8 @@ MUTATION_RULES = {
     "a transition without '<->'": "1.transition-delimiter",
     "a transition listed twice": "1.transition-reuse",
     "a side used by two transitions": "1.transition-reuse",
-    "a transition end on a hole": "1.transition-end",
-    "a transition side facing a cell": "1.transition-end",
+    "a transition end on a hole": "1.transition-side",
+    "a transition side facing a cell": "1.transition-side",
 }
 
 

@@ -18,8 +18,8 @@ from typing import Iterable, List, Optional, Sequence, Set
 from ..mapfile import read_map
 from ..rules import initial_state
 from ..state import BUILD, OVER
-from .casebook import (HAND, LEGAL, STRICT, Case, apply_disqualify, apply_move, game_query, hand_after,
-                       hand_game, hand_illegal, hand_loads, hand_moves, hand_nodes,
+from .casebook import (HAND, LEGAL, STRICT, Case, apply_disqualify, apply_move, game_query,
+                       hand_after, hand_game, hand_illegal, hand_loads, hand_moves, hand_nodes,
                        hand_rejects, hand_state, illegal_move, map_text, perft_query, rows_of)
 from .codec import JSONObject, SpecError, state_to_json
 
@@ -137,11 +137,11 @@ def map_loading(book: Book) -> None:
         "RULES.md 1: two different sides of one cell may both "
         "have transitions", "2 0 0 0 1 2\n1 2\n0 0 6 <-> 1 0 2\n0 0 0 <-> 1 0 0\n",
         hand_loads((2, 0, 0, 0, 1, 2), transitions=[[0, 0, 6, 1, 0, 2], [0, 0, 0, 1, 0, 0]]))
-    add(area, "transition-facing-a-hole", "1.transition-end",
+    add(area, "transition-facing-a-hole", "1.transition-side",
         "RULES.md 1: a transition side may face a hole",
         "2 0 0 0 1 3\n1 - 2\n0 0 2 <-> 2 0 6\n",
         hand_loads((2, 0, 0, 0, 1, 3), transitions=[[0, 0, 2, 2, 0, 6]]))
-    add(area, "two-sides-joined-on-one-cell", "1.transition-end",
+    add(area, "two-sides-joined-on-one-cell", "1.transition-side",
         "RULES.md 1: one transition may join two sides "
         "of the same cell", "2 0 0 0 1 2\n1 2\n1 0 2 <-> 1 0 0\n",
         hand_loads((2, 0, 0, 0, 1, 2), transitions=[[1, 0, 2, 1, 0, 0]]))
@@ -191,7 +191,7 @@ def map_loading(book: Book) -> None:
         "RULES.md 1: each transition end must be on the "
         "board", "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 2 0 2\n",
         hand_rejects(6, 11, "transition end (2, 0) off the board"))
-    add(area, "reject-transition-on-hole", "1.transition-end",
+    add(area, "reject-transition-on-hole", "1.transition-side",
         "RULES.md 1: a transition end must not be a hole",
         "2\n0\n0 0\n1 3\n1 2 -\n2 0 2 <-> 0 0 6\n",
         hand_rejects(6, 1, "transition end (2, 0) is a hole"))
@@ -199,7 +199,7 @@ def map_loading(book: Book) -> None:
         "RULES.md 1: a transition direction must be 0..7",
         "2\n0\n0 0\n1 2\n1 2\n0 0 8 <-> 1 0 2\n",
         hand_rejects(6, 5, "transition direction 8 outside 0..7"))
-    add(area, "reject-side-facing-a-cell", "1.transition-end",
+    add(area, "reject-side-facing-a-cell", "1.transition-side",
         "RULES.md 1: a transition side must face off the "
         "board or onto a hole", "2\n0\n0 0\n1 2\n1 2\n0 0 2 <-> 1 0 2\n",
         hand_rejects(6, 5, "faces cell (1, 0)"))

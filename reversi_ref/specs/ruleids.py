@@ -36,7 +36,7 @@ RULES: Tuple[Rule, ...] = (
     _rule("1.separators", "which characters separate tokens, and the CR, FF and VT quirks",
           "mapfile.tokenize"),
     _rule("1.header-number", "header numbers are read like C's atoi; counts modulo 256",
-          "mapfile.read_header_number"),
+          "mapfile.read_long"),
     _rule("1.player-count", "the player count must be 2..8", "mapfile.read_map"),
     _rule("1.header-truncated", "the text ends inside the header", "mapfile.read_map"),
     _rule("1.dimensions", "height and width are 0..1000", "mapfile.read_map"),
@@ -47,8 +47,10 @@ RULES: Tuple[Rule, ...] = (
           "mapfile.read_map"),
     _rule("1.transition-delimiter", "the fourth token of a transition is <->",
           "mapfile.read_map"),
-    _rule("1.transition-end", "a transition end is on the board, not a hole, d in 0..7, "
-          "and its side faces the edge or a hole", "mapfile.read_map"),
+    _rule("1.transition-end", "each transition end is on the board with a direction 0..7",
+          "mapfile.read_map"),
+    _rule("1.transition-side", "each end is not a hole and its side faces the edge or a hole",
+          "mapfile.read_map"),
     _rule("1.transition-reuse", "no side in two transitions, but for the self-joined-side "
           "exception, read in order", "mapfile.read_map"),
     # RULES.md 2: walking.
@@ -159,4 +161,14 @@ def implementation_of(rule_id: str) -> object:
         raise SpecError("rule %s names %s, which does not exist" % (rule_id, path)) from None
 
 
-__all__ = ["RULES", "RULE_BY_ID", "Rule", "implementation_of", "rule"]
+def rule_table_markdown() -> str:
+    """The rule ids as the Markdown table of specs/README.md ("Rule ids")."""
+    lines = ["| rule id | RULES.md | implemented by | what |", "|---|---|---|---|"]
+    for entry in RULES:
+        lines.append("| `%s` | %s | `%s` | %s |" % (
+            entry.id, entry.section if entry.section.isdigit() else "-",
+            entry.implementation[len("reversi_ref."):], entry.summary))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["RULES", "RULE_BY_ID", "Rule", "implementation_of", "rule", "rule_table_markdown"]
