@@ -103,19 +103,18 @@ class Token(NamedTuple):
 def tokenize(text: str) -> Iterator[Token]:
     """Yield the tokens of a map text, split as the server splits them, with line and column."""
     text = text.split("\0", 1)[0]
-    line, line_start, scanned = 1, 0, 0
     first = _FIRST_TOKEN.search(text)
     if first is None:
         return
-    matches = [first]
-    for match in matches + list(_TOKEN.finditer(text, first.end())):
-        start = match.start()
-        breaks = text.count("\n", scanned, start)
-        if breaks:
-            line += breaks
-            line_start = text.rfind("\n", scanned, start) + 1
-        scanned = start
-        yield Token(match.group(), line, start - line_start + 1)
+    # The first token never spans a line break: it ends at LF at the latest.
+    line_start = text.rfind("\n", 0, first.start()) + 1
+    line = text.count("\n", 0, line_start) + 1
+    yield Token(first.group(), line, first.start() - line_start + 1)
+    offset = first.end() - line_start
+    for number, content in enumerate(text[line_start:].split("\n"), start=line):
+        for match in _TOKEN.finditer(content, offset):
+            yield Token(match.group(), number, match.start() + 1)
+        offset = 0
 
 
 class _Tokens:
@@ -247,11 +246,15 @@ def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
 
 def _read_cells(tokens: _Tokens, header: _Header) -> Tuple[str, ...]:
     stones = "".join(str(p) for p in range(1, header.players + 1))
+    allowed = frozenset(_PLAIN_CELLS + stones)
     width = header.width
     cells: List[str] = []
     for index in range(header.height * width):
-        x, y = index % width, index // width
         token = tokens.next()
+        if token is not None and token.text in allowed:
+            cells.append(token.text)
+            continue
+        x, y = index % width, index // width
         if token is None:
             raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
                            "cells" % (x, y, index, header.height * width), *tokens.end,
@@ -262,12 +265,10 @@ def _read_cells(tokens: _Tokens, header: _Header) -> Tuple[str, ...]:
                            % (_shown(token.text), x, y), token.line, token.column,
                            problem=PROBLEM_TOKEN)
         # ... one of 0 - c i b x or the stone of one of the n players.
-        if token.text not in _PLAIN_CELLS and token.text not in stones:
-            why = ("player %s is above the player count %d" % (token.text, header.players)
-                   if token.text in "12345678" else "not one of 0-8 - c i b x")
-            raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
-                           token.line, token.column, problem=PROBLEM_SQUARE)
-        cells.append(token.text)
+        why = ("player %s is above the player count %d" % (token.text, header.players)
+               if token.text in "12345678" else "not one of 0-8 - c i b x")
+        raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
+                       token.line, token.column, problem=PROBLEM_SQUARE)
     return tuple(cells)
 
 
