@@ -34,7 +34,11 @@ How the server reads it (probed with the official `mapinfo` and read off its dis
   checked in this order: the fourth token is exactly `<->`; the first end is on the board with a
   direction 0..7; so is the second; the first side is free; the second side is free. A side is
   free when it faces the edge or a hole and no earlier transition took it; a hole as an end is
-  never free. Transitions are numbered from 0 in the messages, as the server does.
+  never free. Transitions are numbered from 0 in the messages, as the server does. The server
+  goes on checking the transitions after a bad one and prints every problem; we report the
+  first. (A hole as an end makes it read before its neighbour table: on small boards that reads
+  as taken, on boards of roughly 2000 cells or more `mapinfo` may crash instead. Either way the
+  map does not load.)
 - A side joined to itself takes nothing: the server keeps it out of its neighbour table, so the
   same self-join may come again, and a later transition may join that side elsewhere. A side
   joined elsewhere and then to itself is taken. Walking through a self-joined side is a U-turn
