@@ -13,7 +13,8 @@ from typing import List
 
 import pytest
 
-from reversi_ref.mapfuzz import agree, fuzz, generate_map_bytes, run_mapinfo, run_ours
+from reversi_ref.mapfuzz import (Verdict, agree, fuzz, generate_map_bytes, run_mapinfo, run_ours,
+                                 server_problem)
 
 SHARED_MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
 
@@ -61,3 +62,38 @@ def test_generator_is_deterministic() -> None:
         return [generate_map_bytes(rng) for _ in range(20)]
     assert batch(5) == batch(5)
     assert batch(5) != batch(6)
+
+
+@pytest.mark.parametrize("message, problem", [
+    ("invalid number of players", "invalid-player-count"),
+    ("board truncated before bomb power!", "header-truncated"),
+    ("dimensions too large (max 1000x1000)", "dimensions-too-large"),
+    ("board truncated at (x,y) = (1,1)", "board-truncated"),
+    ("invalid square '9' at (1,1)", "invalid-square"),
+    ("invalid token '00' at (0,1)", "invalid-token"),
+    ("transition 1 is truncated (0 (null) (null) (null) (null) (null) (null))",
+     "transition-truncated"),
+    ('invalid delimiter "<=>" in transition 0 (0 0 2 <=> 9 0 9)', "invalid-delimiter"),
+    ("invalid first coordinate (9,9,9) in transition 0 (9 9 9 <-> 0 0 2)",
+     "invalid-first-coordinate"),
+    ("invalid second coordinate (9,9,9) in transition 0 (0 0 2 <-> 9 9 9)",
+     "invalid-second-coordinate"),
+    ("transition 0 is invalid (leading to/coming from invalid field) (1 1 0 <-> 0 0 0)",
+     "transition-invalid-field"),
+    ("OK.", ""),
+])
+def test_names_the_servers_messages(message: str, problem: str) -> None:
+    """The fuzzer maps each of mapinfo's messages (copied from its runs) to our problem ids."""
+    assert server_problem(message) == problem
+
+
+def test_judges_our_loader_and_agreement() -> None:
+    """The fuzzer's view of our loader: the problem and the place of a rejection."""
+    ours = run_ours(b"2 0 0 0 2 2\n0 1\n2 q\n")
+    assert ours == Verdict(False, "invalid-square", "1,1")
+    assert agree(Verdict(False, "invalid-square", "1,1"), ours)
+    assert not agree(Verdict(False, "invalid-token", "1,1"), ours)
+    assert not agree(Verdict(False, "invalid-square", "0,1"), ours)
+    assert agree(Verdict(False, "crash"), ours)
+    assert not agree(Verdict(True, header=(2, 0, 0, 0)), ours)
+    assert run_ours(b"258 300 -1 0 1 1 0") == Verdict(True, header=(2, 44, 255, 0))
