@@ -26,6 +26,8 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.perft",
     "reversi_ref.conform",
     "reversi_ref.bench",
+    "reversi_ref.maplint",
+    "reversi_ref.mapfuzz",
 )
 
 

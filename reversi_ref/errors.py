@@ -10,14 +10,18 @@ class ReversiError(Exception):
 
 
 class MapError(ReversiError, ValueError):
-    """A map text that the official server would reject (RULES.md 1)."""
+    """A map text that the official server would reject (RULES.md 1).
+
+    `problem` is a stable id of the server's diagnosis (see `mapfile.PROBLEMS`), for scripts.
+    """
 
     def __init__(self, reason: str, line: int = 0, column: int = 0,
-                 source: Optional[str] = None) -> None:
+                 source: Optional[str] = None, problem: str = "") -> None:
         self.reason = reason
         self.line = line
         self.column = column
         self.source = source
+        self.problem = problem
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -28,7 +32,7 @@ class MapError(ReversiError, ValueError):
 
     def with_source(self, source: str) -> "MapError":
         """Return the same error naming the file it came from."""
-        return MapError(self.reason, self.line, self.column, source)
+        return MapError(self.reason, self.line, self.column, source, self.problem)
 
 
 class IllegalMoveError(ReversiError, ValueError):

@@ -1,56 +1,103 @@
 """Reading and writing map files (RULES.md 1).
 
-`read_map` accepts exactly what the official server accepts and rejects everything else with a
-`MapError` that names the problem and points at the offending token (1-based line and column).
-`format_map` writes the canonical layout; `read_map(format_map(m)) == m` for every valid map.
+`read_map` accepts exactly the texts the official server loads, with the values the server reads,
+and rejects the rest with a `MapError` whose `.problem` names the server's own diagnosis and
+whose `.line` / `.column` (1-based) point at the token where the server's reading fails (just
+past the last token when the text ends early). `format_map` writes the canonical layout;
+`read_map(format_map(m)) == m` for every valid map.
 
-Layout of a map file, as whitespace-separated tokens::
+Layout of a map file::
 
     n                     players, 2..8
-    overrides             per player, taken modulo 256
-    bombs strength        per player, taken modulo 256
-    height width
+    overrides             per player
+    bombs strength        per player
+    height width          each at most 1000
     height * width cells  each one of 0-8 - c i b x
     x1 y1 d1 <-> x2 y2 d2 transitions, any number
 
-Readings of our own (RULES.md 1 asks for the strict one where the server was not probed):
-- height and width must be decimal integers in 0..1000 (the server's own limit); "-3" or "ten"
-  is an error;
-- a side joined to itself and listed twice is an error, like any transition listed twice.
-Also strict by our choice: whitespace means the ASCII whitespace of C's isspace (space, tab,
-newline, carriage return, vertical tab, form feed); numbers are ASCII decimal with an optional
-sign, so "1_000", "0x10" or non-ASCII digits are errors, and so is a number of more than 100
-digits (leading zeros aside), so that every Python reads the same maps.
+How the server reads it (probed with the official `mapinfo` and read off its disassembly):
+- Tokens are what C's `strtok` makes of the text: the text ends at the first NUL character; the
+  first token (the player count) ends at a space, tab or LF, every later token at a space, tab,
+  LF or CR. So a CR right after the player count is part of that token, which is why a file whose
+  only line breaks are bare CRs fails. Form feed, vertical tab and every other character are
+  parts of tokens: `0\\f1` is one invalid cell token.
+- Header numbers are read like `atoi` (C `strtol`, base 10): leading whitespace, an optional
+  sign and the leading ASCII digits; the rest of the token is ignored and no digits read as 0.
+  Out-of-range values saturate at the 64-bit limits, then the server keeps the low bits: the
+  player count and the three counts modulo 256 (`258` players are 2), height and width as 32-bit
+  unsigned numbers that must be at most 1000 (`4294967297` is 1; `99999999999`, `-1` and every
+  saturated value are too large). The header is checked as it is read: a bad player count is
+  reported before a missing override count, a too large height before a missing width.
+- A cell is a token of exactly one byte (a character outside ASCII is more than one byte in
+  UTF-8 and so an "invalid token"), and that byte one of `0 - c i b x` or a stone `1..n`.
+- Transition numbers are `strtol` values cut to 32-bit ints (`4294967296` is 0). A transition is
+  checked in this order: the fourth token is exactly `<->`; the first end is on the board with a
+  direction 0..7; so is the second; the first side is free; the second side is free. A side is
+  free when it faces the edge or a hole and no earlier transition took it; a hole as an end is
+  never free. Transitions are numbered from 0 in the messages, as the server does. The server
+  goes on checking the transitions after a bad one and prints every problem; we report the
+  first. (A hole as an end makes it read before its neighbour table: on small boards that reads
+  as taken, on boards of roughly 2000 cells or more `mapinfo` may crash instead. Either way the
+  map does not load.)
+- A side joined to itself takes nothing: the server keeps it out of its neighbour table, so the
+  same self-join may come again, and a later transition may join that side elsewhere. A side
+  joined elsewhere and then to itself is taken. Walking through a self-joined side is a U-turn
+  (RULES.md 2), which captures nothing and blasts nothing more than a dead end does, so the
+  server's choice to ignore it and ours to keep it agree in every game.
+
+What `Map.transitions` holds: the effective transitions, in file order. A repeated self-join is
+kept once, and a self-join whose side a later transition joins elsewhere is dropped (the later
+transition applies). Both engines and the geometry build their tables from this tuple, so they
+see what the server sees. `read_map_notes` returns the same map plus notes on what was dropped
+and on header tokens that are not written canonically, for `reversi-ref lint`.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Tuple, Union
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import MapError
-from .geometry import (CELL_CHARS, DIRECTIONS, HOLE, PLAYER_STONES, Map, Side,
-                       Transition)
+from .geometry import (DIRECTIONS, HOLE, Map, Side, Transition)
 from .state import GameState
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-# The official server refuses boards larger than this ("dimensions too large (max 1000x1000)");
-# RULES.md 1 only says no limit was found, so we take the server's.
-MAX_DIMENSION = 1000
+MAX_DIMENSION = 1000  # the server's limit ("dimensions too large (max 1000x1000)")
 ARROW = "<->"
 
-_TOKEN = re.compile(r"[^ \t\n\r\v\f]+")
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+# The server's problems, as machine-readable ids (MapError.problem).
+PROBLEM_PLAYER_COUNT = "invalid-player-count"
+PROBLEM_HEADER_TRUNCATED = "header-truncated"
+PROBLEM_DIMENSIONS = "dimensions-too-large"
+PROBLEM_BOARD_TRUNCATED = "board-truncated"
+PROBLEM_SQUARE = "invalid-square"
+PROBLEM_TOKEN = "invalid-token"
+PROBLEM_TRANSITION_TRUNCATED = "transition-truncated"
+PROBLEM_DELIMITER = "invalid-delimiter"
+PROBLEM_FIRST_COORDINATE = "invalid-first-coordinate"
+PROBLEM_SECOND_COORDINATE = "invalid-second-coordinate"
+PROBLEM_INVALID_FIELD = "transition-invalid-field"
+PROBLEMS = (PROBLEM_PLAYER_COUNT, PROBLEM_HEADER_TRUNCATED, PROBLEM_DIMENSIONS,
+            PROBLEM_BOARD_TRUNCATED, PROBLEM_SQUARE, PROBLEM_TOKEN,
+            PROBLEM_TRANSITION_TRUNCATED, PROBLEM_DELIMITER, PROBLEM_FIRST_COORDINATE,
+            PROBLEM_SECOND_COORDINATE, PROBLEM_INVALID_FIELD)
+
+_FIRST_TOKEN = re.compile(r"[^ \t\n]+")
+_TOKEN = re.compile(r"[^ \t\n\r]+")
+_STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
+_CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+_LONG_MAX = 2 ** 63 - 1
+_LONG_MIN = -2 ** 63
 _SHOWN_LENGTH = 20  # longer tokens are cut short in error messages
-_MAX_DIGITS = 100   # longer numbers are rejected, the same way on every Python (strict reading)
+_PLAIN_CELLS = "0-cibx"
 
 
 # --- tokens ---------------------------------------------------------------------------------
 
 class Token(NamedTuple):
-    """One whitespace-separated word of a map file and where it starts (1-based)."""
+    """One token of a map file as the server splits it, and where it starts (1-based)."""
 
     text: str
     line: int
@@ -58,14 +105,24 @@ class Token(NamedTuple):
 
 
 def tokenize(text: str) -> Iterator[Token]:
-    """Yield the tokens of a map text with their 1-based line and column."""
-    for line_number, line in enumerate(text.split("\n"), start=1):
-        for match in _TOKEN.finditer(line):
-            yield Token(match.group(), line_number, match.start() + 1)
+    """Yield the tokens of a map text, split as the server splits them, with line and column."""
+    text = text.split("\0", 1)[0]
+    first = _FIRST_TOKEN.search(text)
+    if first is None:
+        return
+    # The first token never spans a line break: it ends at LF at the latest.
+    line_start = text.rfind("\n", 0, first.start()) + 1
+    line = text.count("\n", 0, line_start) + 1
+    yield Token(first.group(), line, first.start() - line_start + 1)
+    offset = first.end() - line_start
+    for number, content in enumerate(text[line_start:].split("\n"), start=line):
+        for match in _TOKEN.finditer(content, offset):
+            yield Token(match.group(), number, match.start() + 1)
+        offset = 0
 
 
 class _Tokens:
-    """A cursor over the tokens of one map text, raising MapError where the text runs out."""
+    """A cursor over the tokens of one map text."""
 
     def __init__(self, text: str) -> None:
         self.tokens: List[Token] = list(tokenize(text))
@@ -76,36 +133,62 @@ class _Tokens:
         else:
             self.end = (1, 1)
 
-    def remaining(self) -> int:
-        """How many tokens are still unread."""
-        return len(self.tokens) - self.position
-
-    def take(self, what: str) -> Token:
-        """The next token; `what` names the expected item if the text has ended."""
+    def next(self) -> Optional[Token]:
+        """The next token, or None when the text has ended."""
         if self.position >= len(self.tokens):
-            raise MapError("missing %s: the map ends too early" % what, *self.end)
+            return None
         token = self.tokens[self.position]
         self.position += 1
         return token
 
 
-def _error(reason: str, token: Token) -> MapError:
-    return MapError(reason, token.line, token.column)
-
-
 def _shown(text: str) -> str:
-    """A token quoted for an error message, cut short if it is long."""
-    return repr(text) if len(text) <= _SHOWN_LENGTH else repr(text[:_SHOWN_LENGTH]) + "..."
+    """A token quoted for an error message (ASCII only), cut short if it is long."""
+    if len(text) <= _SHOWN_LENGTH:
+        return ascii(text)
+    return ascii(text[:_SHOWN_LENGTH]) + "..."
 
 
-def _integer(token: Token, what: str) -> int:
-    """The token read as a decimal integer; `what` names it in the error."""
-    if not _INTEGER.match(token.text):
-        raise _error("%s %s is not an integer" % (what, _shown(token.text)), token)
-    if len(token.text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
-        raise _error("%s %s has more than %d digits" % (what, _shown(token.text), _MAX_DIGITS),
-                     token)
-    return int(token.text)
+def _byte_length(text: str) -> int:
+    """How many bytes the server saw for this text (UTF-8; escaped raw bytes count one)."""
+    count = 0
+    for char in text:
+        code = ord(char)
+        if code < 0x80 or 0xDC80 <= code <= 0xDCFF:
+            count += 1
+        else:
+            count += len(char.encode("utf-8", "surrogatepass"))
+    return count
+
+
+def read_long(text: str) -> int:
+    """The value C's strtol(text, NULL, 10) returns on a 64-bit system (saturating)."""
+    match = _STRTOL.match(text)
+    sign, digits = match.groups() if match else ("", "")
+    digits = digits.lstrip("0")
+    if len(digits) > 19:
+        value = _LONG_MAX + 1
+    else:
+        value = int(digits) if digits else 0
+    if sign == "-":
+        return max(-value, _LONG_MIN)
+    return min(value, _LONG_MAX)
+
+
+def _int32(value: int) -> int:
+    """A long cut to a signed 32-bit int, as C does."""
+    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+# --- notes for the linter -------------------------------------------------------------------
+
+class MapNote(NamedTuple):
+    """Something legal but suspicious in a map text: where, a kind, and what."""
+
+    line: int
+    column: int
+    kind: str
+    message: str
 
 
 # --- header ---------------------------------------------------------------------------------
@@ -119,161 +202,210 @@ class _Header(NamedTuple):
     width: int
 
 
-def _read_player_count(tokens: _Tokens) -> int:
-    token = tokens.take("player count")
-    players = _integer(token, "player count")
-    # RULES.md 1: n is 2..8.
+def _take_header_token(tokens: _Tokens, what: str) -> Token:
+    token = tokens.next()
+    if token is None:
+        raise MapError("board truncated before %s (the map ends too early)" % what,
+                       *tokens.end, problem=PROBLEM_HEADER_TRUNCATED)
+    return token
+
+
+def _note_number(token: Token, what: str, value: int, notes: List[MapNote]) -> None:
+    if not _CANONICAL.match(token.text) or int(token.text) != value:
+        notes.append(MapNote(token.line, token.column, "non-canonical-number",
+                             "%s %s reads as %d" % (what, _shown(token.text), value)))
+
+
+def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
+    token = _take_header_token(tokens, "number of players")
+    players = read_long(token.text) % 256
+    # The server keeps the player count as one byte; it must be 2..8.
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise _error("player count %d outside %d..%d" % (players, MIN_PLAYERS, MAX_PLAYERS),
-                     token)
-    return players
-
-
-def _read_byte(tokens: _Tokens, what: str) -> int:
-    # RULES.md 1: counts and strength are unsigned 8-bit, taken modulo 256 (-1 -> 255).
-    return _integer(tokens.take(what), what) % 256
-
-
-def _read_dimension(tokens: _Tokens, what: str) -> int:
-    token = tokens.take(what)
-    value = _integer(token, what)
-    # A negative size is an error (the server says "dimensions too large" for it).
-    if value < 0:
-        raise _error("%s %d is negative" % (what, value), token)
-    if value > MAX_DIMENSION:
-        raise _error("%s %d too large (at most %d)" % (what, value, MAX_DIMENSION), token)
-    return value
-
-
-def _read_header(tokens: _Tokens) -> _Header:
-    players = _read_player_count(tokens)
-    overrides = _read_byte(tokens, "override count")
-    bombs = _read_byte(tokens, "bomb count")
-    strength = _read_byte(tokens, "bomb strength")
-    height = _read_dimension(tokens, "height")
-    width = _read_dimension(tokens, "width")
-    return _Header(players, overrides, bombs, strength, height, width)
+        raise MapError("invalid number of players: %s reads as %d, not %d..%d"
+                       % (_shown(token.text), players, MIN_PLAYERS, MAX_PLAYERS),
+                       token.line, token.column, problem=PROBLEM_PLAYER_COUNT)
+    _note_number(token, "player count", players, notes)
+    counts: List[int] = []
+    for what, name in (("override count", "override count"), ("bomb count", "bomb count"),
+                       ("bomb power", "bomb strength")):
+        token = _take_header_token(tokens, what)
+        # Counts and strength are unsigned 8-bit: taken modulo 256.
+        counts.append(read_long(token.text) % 256)
+        _note_number(token, name, counts[-1], notes)
+    sizes: List[int] = []
+    for what in ("height", "width"):
+        token = _take_header_token(tokens, what)
+        # Height and width are compared as unsigned 32-bit numbers against 1000.
+        size = read_long(token.text) % 2 ** 32
+        if size > MAX_DIMENSION:
+            raise MapError("dimensions too large (max 1000x1000): %s %s reads as %d"
+                           % (what, _shown(token.text), _int32(size)),
+                           token.line, token.column, problem=PROBLEM_DIMENSIONS)
+        _note_number(token, what, size, notes)
+        sizes.append(size)
+    return _Header(players, counts[0], counts[1], counts[2], sizes[0], sizes[1])
 
 
 # --- cells ----------------------------------------------------------------------------------
 
-def _read_cell(token: Token, players: int) -> str:
-    # RULES.md 1: a cell is one character of 0-8 - c i b x ...
-    if len(token.text) != 1 or token.text not in CELL_CHARS:
-        hint = " (fewer cells than height x width?)" if token.text == ARROW else ""
-        raise _error("bad cell token %s%s" % (_shown(token.text), hint), token)
-    # ... and a stone belongs to one of the n players.
-    if token.text in PLAYER_STONES and int(token.text) > players:
-        raise _error("stone %s above player count %d" % (token.text, players), token)
-    return token.text
-
-
 def _read_cells(tokens: _Tokens, header: _Header) -> Tuple[str, ...]:
-    expected = header.height * header.width
+    stones = "".join(str(p) for p in range(1, header.players + 1))
+    allowed = frozenset(_PLAIN_CELLS + stones)
+    width = header.width
     cells: List[str] = []
-    while len(cells) < expected:
-        # RULES.md 1: too few cells is an error ("board truncated").
-        if not tokens.remaining():
-            raise MapError("board truncated: expected %d cells, found %d"
-                           % (expected, len(cells)), *tokens.end)
-        cells.append(_read_cell(tokens.take("cell"), header.players))
+    for index in range(header.height * width):
+        token = tokens.next()
+        if token is not None and token.text in allowed:
+            cells.append(token.text)
+            continue
+        x, y = index % width, index // width
+        if token is None:
+            raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
+                           "cells" % (x, y, index, header.height * width), *tokens.end,
+                           problem=PROBLEM_BOARD_TRUNCATED)
+        # A cell is a token of one byte ...
+        if _byte_length(token.text) != 1:
+            raise MapError("invalid token %s at (%d,%d): a cell is one character of 0-8 - c i b x"
+                           % (_shown(token.text), x, y), token.line, token.column,
+                           problem=PROBLEM_TOKEN)
+        # ... one of 0 - c i b x or the stone of one of the n players.
+        why = ("player %s is above the player count %d" % (token.text, header.players)
+               if token.text in "12345678" else "not one of 0-8 - c i b x")
+        raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
+                       token.line, token.column, problem=PROBLEM_SQUARE)
     return tuple(cells)
 
 
 # --- transitions ----------------------------------------------------------------------------
 
-class _End(NamedTuple):
-    """One end of a transition as written, with the tokens that wrote it."""
-
-    side: Side
-    x_token: Token
-    d_token: Token
-
-
-def _read_transition_tokens(tokens: _Tokens) -> List[Token]:
-    # RULES.md 1: a transition is exactly 7 tokens; leftovers that are fewer are an error.
-    if tokens.remaining() < 7:
-        first = tokens.take("transition")
-        raise _error("incomplete transition: expected 7 tokens 'x1 y1 d1 <-> x2 y2 d2', "
-                     "found %d" % (tokens.remaining() + 1), first)
-    words = [tokens.take("transition") for _ in range(7)]
-    # The fourth token, and only the fourth, is the arrow.
-    for index, word in enumerate(words):
-        if index == 3 and word.text != ARROW:
-            raise _error("malformed transition: expected %r, found %s"
-                         % (ARROW, _shown(word.text)), word)
-        if index != 3 and word.text == ARROW:
-            raise _error("malformed transition: %r in place of a number" % ARROW, word)
+def _take_transition(tokens: _Tokens, number: int) -> Optional[List[Token]]:
+    first = tokens.next()
+    if first is None:
+        return None
+    words = [first]
+    for _ in range(6):
+        token = tokens.next()
+        if token is None:
+            raise MapError("transition %d is truncated: %d of its 7 tokens "
+                           "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, len(words)),
+                           *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
+        words.append(token)
     return words
 
 
-def _read_end(words: List[Token], m: Map) -> _End:
-    x, y, d = (_integer(word, "transition number") for word in words)
-    # Each end lies on the board ...
+def _end_on_board(values: Tuple[int, int, int], m: Map) -> Optional[str]:
+    """Why an end (x, y, d) is not a cell of the board with a direction, or None."""
+    x, y, d = values
     if not m.is_on_board(x, y):
-        raise _error("transition end (%d, %d) off the board" % (x, y), words[0])
-    # ... is not a hole ...
-    if m.cells[m.index(x, y)] == HOLE:
-        raise _error("transition end (%d, %d) is a hole" % (x, y), words[0])
-    # ... names a direction 0..7 ...
+        return "(%d,%d) is off the %dx%d board" % (x, y, m.width, m.height)
     if not 0 <= d <= 7:
-        raise _error("transition direction %d outside 0..7" % d, words[2])
-    # ... and its side faces off the board or onto a hole.
+        return "direction %d is not 0..7" % d
+    return None
+
+
+def _side_taken(side: Side, m: Map, taken: Dict[Side, int]) -> Optional[str]:
+    """Why a side may not be joined now, or None when it is free."""
+    x, y, d = side
+    if m.cells[m.index(x, y)] == HOLE:
+        return "(%d,%d) is a hole" % (x, y)
     dx, dy = DIRECTIONS[d]
-    nx, ny = x + dx, y + dy
-    if m.is_on_board(nx, ny) and m.cells[m.index(nx, ny)] != HOLE:
-        raise _error("side (%d, %d, %d) faces cell (%d, %d), not the edge or a hole"
-                     % (x, y, d, nx, ny), words[2])
-    return _End((x, y, d), words[0], words[2])
+    if m.is_on_board(x + dx, y + dy) and m.cells[m.index(x + dx, y + dy)] != HOLE:
+        return "side (%d,%d,%d) faces cell (%d,%d), not the edge or a hole" % (
+            x, y, d, x + dx, y + dy)
+    if side in taken:
+        return "side (%d,%d,%d) is already joined by transition %d" % (x, y, d, taken[side])
+    return None
 
 
-def _check_sides_unused(first: _End, second: _End, used: Dict[Side, Token],
-                        seen: Dict[Tuple[Side, Side], Token], start: Token) -> None:
-    """Reject a transition listed twice, or one using a side another transition uses."""
-    key = (min(first.side, second.side), max(first.side, second.side))
-    if key in seen:
-        raise _error("transition %s <-> %s listed twice (first on line %d)"
-                     % (first.side, second.side, seen[key].line), start)
-    # RULES.md 1: no side is used by two transitions (a side joined to itself is one use).
-    for end in (first, second):
-        if end.side in used:
-            raise _error("side %s used by two transitions (first on line %d)"
-                         % (end.side, used[end.side].line), end.x_token)
-    seen[key] = start
-    used[first.side] = first.x_token
-    used[second.side] = second.x_token
-
-
-def _read_transitions(tokens: _Tokens, m: Map) -> Tuple[Transition, ...]:
-    transitions: List[Transition] = []
-    used: Dict[Side, Token] = {}
-    seen: Dict[Tuple[Side, Side], Token] = {}
-    while tokens.remaining():
-        words = _read_transition_tokens(tokens)
-        first = _read_end(words[0:3], m)
-        second = _read_end(words[4:7], m)
-        _check_sides_unused(first, second, used, seen, words[0])
-        transitions.append(Transition(*(first.side + second.side)))
-    return tuple(transitions)
+def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Transition, ...]:
+    kept: List[Optional[Transition]] = []
+    taken: Dict[Side, int] = {}                      # side -> number of the joining transition
+    self_joins: Dict[Side, Tuple[int, Token]] = {}   # kept self-join -> its number and token
+    number = 0
+    while True:
+        words = _take_transition(tokens, number)
+        if words is None:
+            break
+        shown = " ".join(w.text for w in words)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        where = "in transition %d (%s)" % (number, ascii(shown)[1:-1])
+        # The fourth token is exactly the arrow.
+        if words[3].text != ARROW:
+            raise MapError('invalid delimiter "%s" %s: expected <->'
+                           % (_shown(words[3].text)[1:-1], where), words[3].line,
+                           words[3].column, problem=PROBLEM_DELIMITER)
+        first = tuple(_int32(read_long(w.text)) for w in words[0:3])
+        second = tuple(_int32(read_long(w.text)) for w in words[4:7])
+        # Each end is a cell of the board with a direction 0..7, the first end checked first.
+        for values, problem, token, name in (
+                (first, PROBLEM_FIRST_COORDINATE, words[0], "first"),
+                (second, PROBLEM_SECOND_COORDINATE, words[4], "second")):
+            why = _end_on_board((values[0], values[1], values[2]), m)
+            if why:
+                raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
+                               % (name, values[0], values[1], values[2], where, why),
+                               token.line, token.column, problem=problem)
+        side1: Side = (first[0], first[1], first[2])
+        side2: Side = (second[0], second[1], second[2])
+        # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
+        for side, token in ((side1, words[0]), (side2, words[4])):
+            why = _side_taken(side, m, taken)
+            if why:
+                raise MapError("transition %d is invalid (leading to/coming from invalid field): "
+                               "%s" % (number, why), token.line, token.column,
+                               problem=PROBLEM_INVALID_FIELD)
+            if side1 == side2:
+                break
+        transition = Transition(*(side1 + side2))
+        if side1 == side2:
+            if side1 in self_joins:
+                notes.append(MapNote(words[0].line, words[0].column, "repeated-self-join",
+                                     "side %s is joined to itself again (transition %d "
+                                     "already does it); no change" % (side1, self_joins[side1][0])))
+                kept.append(None)
+            else:
+                self_joins[side1] = (number, words[0])
+                kept.append(transition)
+        else:
+            for side in (side1, side2):
+                taken[side] = number
+                if side in self_joins:
+                    earlier, token = self_joins.pop(side)
+                    kept[earlier] = None
+                    notes.append(MapNote(token.line, token.column, "replaced-self-join",
+                                         "side %s joined to itself here is joined elsewhere by "
+                                         "transition %d, which applies" % (side, number)))
+            kept.append(transition)
+        number += 1
+    return tuple(t for t in kept if t is not None)
 
 
 # --- reading --------------------------------------------------------------------------------
 
-def read_map(text: str) -> Map:
-    """Parse a map text (RULES.md 1); raise MapError naming the first problem and its place."""
+def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
+    """Parse a map text as the server does; also return notes on what a strict reading flags."""
+    notes: List[MapNote] = []
     tokens = _Tokens(text)
-    header = _read_header(tokens)
+    header = _read_header(tokens, notes)
     cells = _read_cells(tokens, header)
     board = Map(header.players, header.overrides, header.bombs, header.strength,
                 header.height, header.width, cells)
-    transitions = _read_transitions(tokens, board)
+    transitions = _read_transitions(tokens, board, notes)
+    notes.sort(key=lambda note: (note.line, note.column))
     return Map(header.players, header.overrides, header.bombs, header.strength,
-               header.height, header.width, cells, transitions)
+               header.height, header.width, cells, transitions), notes
+
+
+def read_map(text: str) -> Map:
+    """Parse a map text (RULES.md 1); raise MapError naming the first problem and its place."""
+    return read_map_notes(text)[0]
 
 
 def decode_map_bytes(data: bytes) -> str:
-    """The text of a map file's bytes; undecodable bytes become U+FFFD and fail as bad tokens."""
-    return data.decode("utf-8", errors="replace")
+    """The text of a map file's bytes: UTF-8, each undecodable byte kept as one escaped
+    character, so that a cell of one such byte is read as the server reads it."""
+    return data.decode("utf-8", errors="surrogateescape")
 
 
 def read_map_file(path: Union[str, Path]) -> Map:
@@ -315,4 +447,5 @@ def format_map(m: Union[Map, GameState]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Token", "decode_map_bytes", "format_map", "read_map", "read_map_file", "tokenize"]
+__all__ = ["MapNote", "PROBLEMS", "Token", "decode_map_bytes", "format_map", "read_long",
+           "read_map", "read_map_file", "read_map_notes", "tokenize"]

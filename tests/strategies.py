@@ -126,7 +126,9 @@ def maps(draw: st.DrawFn, max_size: int = 12, min_size: int = 1, min_players: in
     if not messy:
         return "\n".join(" ".join(line) for line in lines) + "\n"
     tokens = [token for line in lines for token in line]
-    text = draw(st.sampled_from(("", " ", "\n", "\r\n")))
+    # No CR before the player count: the server's first token ends only at a space, tab or LF,
+    # so a leading CR would be that token ("\r" reads as 0 players, RULES.md 1).
+    text = draw(st.sampled_from(("", " ", "\n", "\t\n")))
     for token in tokens:
         text += token + draw(st.sampled_from(_SEPARATORS))
     return text
