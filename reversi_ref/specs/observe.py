@@ -72,7 +72,9 @@ def bad_building_answer(state: GameState, rng: random.Random) -> Tuple[Move, str
     kind = rng.choice(["off-board", "illegal target", "bad special", "bad special"])
     legal = legal_moves(state)
     if kind == "bad special" and legal:
-        target = rng.choice(legal)
+        # Mostly on a choice or bonus tile, whose special bytes have their own rules.
+        tiles = [move for move in legal if state.cell(move.x, move.y) in (CHOICE, BONUS)]
+        target = rng.choice(tiles if tiles and rng.random() < 0.7 else legal)
         cell = state.cell(target.x, target.y)
         if cell == CHOICE:
             wrong = [0, 20] + list(range(state.players + 1, 9))
@@ -371,14 +373,17 @@ def game_seed(label: str, seed: int) -> int:
 
 
 def record_game(server: str, map_text: str, seed: int, label: str,
-                version: str = "", keep: Optional[Path] = None) -> JSONObject:
+                version: str = "", keep: Optional[Path] = None,
+                bad_rate: Optional[float] = None) -> JSONObject:
     """Play one game on the official server and return its record (see the module docstring);
-    with `keep`, the server's output is also saved in that file.
+    with `keep`, the server's output is also saved in that file.  The chance of an invalid
+    answer is `bad_rate`, or drawn from the seed when None.
 
     Raises OSError when the server cannot be started or reached.
     """
     rng = random.Random(game_seed(label, seed))
-    bad_rate = rng.choice([0.0, 0.0, 0.0, 0.02, 0.05, 0.1, 0.25])
+    drawn = rng.choice([0.0, 0.0, 0.0, 0.02, 0.05, 0.1, 0.25])
+    bad_rate = drawn if bad_rate is None else bad_rate
     game_map = read_map(map_text)
     with tempfile.TemporaryDirectory(prefix="observe-") as folder:
         map_path = os.path.join(folder, "game.map")
@@ -838,6 +843,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("maps", nargs="*", metavar="MAP", help="map file or gen:SEED")
     parser.add_argument("--keep", metavar="DIR",
                         help="also save the server's output of each game in DIR")
+    parser.add_argument("--bad-rate", type=float, metavar="P",
+                        help="chance of an invalid answer (default: drawn per game)")
+    parser.add_argument("--append", action="store_true", help="add to --out, do not replace it")
     parser.add_argument("--stats", action="store_true",
                         help="only print what the games in --out cover")
     args = parser.parse_args(argv)
@@ -850,13 +858,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     version = server_version(args.server)
     written = 0
     disagreements = 0
-    with open(args.out, "w", encoding="ascii", newline="\n") as out:
+    with open(args.out, "a" if args.append else "w", encoding="ascii", newline="\n") as out:
         for label, text in map_texts(args.maps):
             for seed in range(args.seed, args.seed + args.games):
                 keep = None
                 if args.keep:
                     keep = Path(args.keep) / ("%s-%d.out" % (label.replace(":", "-"), seed))
-                record = record_game(args.server, text, seed, label, version, keep)
+                record = record_game(args.server, text, seed, label, version, keep,
+                                     args.bad_rate)
                 out.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
                 out.flush()
                 written += 1
