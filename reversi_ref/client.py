@@ -188,7 +188,8 @@ class Client:
     # -- the game
 
     def run(self, host: str, port: int) -> GameState:
-        """Play a whole game on `host`:`port`; the final state."""
+        """Play a whole game on `host`:`port`; the final state (the state when we were
+        disqualified, after which the server sends nothing more)."""
         self.connect(host, port)
         try:
             while True:
@@ -197,6 +198,10 @@ class Client:
                 if isinstance(message, EndOfGame):
                     return self.on_end()
                 self.handle(message)
+                if isinstance(message, Disqualification) and message.player == self.me:
+                    # RULES.md 6: nothing follows our own 7; the server closes the connection.
+                    self.log("the server sends us nothing more; leaving the game")
+                    return self.tracked(message)
         finally:
             self.close()
 
@@ -362,7 +367,10 @@ def run_client(args: argparse.Namespace) -> int:
     except (ConnectionLost, OSError) as error:
         print("reversi-ref client: %s" % error, file=sys.stderr)
         return 1
-    print("end of game; final ranking:", file=out)
+    if not client.history or client.history[-1] != EndOfGame():
+        print("we were disqualified and left the game; standings when we left:", file=out)
+    else:
+        print("end of game; final ranking:", file=out)
     for standing in ranking(state):
         mark = "  <- us" if standing.player == client.me else ""
         print("%d. player %d: %d stones%s" % (standing.rank, standing.player, standing.score,
