@@ -463,17 +463,18 @@ def register(subparsers: Any) -> None:
                         help="port; the next 8 are tried when it is busy; 0 picks a free one "
                              "(default %d)" % DEFAULT_PORT)
     parser.add_argument("-r", metavar="FILE",
-                        help="write the result: map name, then per player: group, stones, "
-                             "time bank left or inf, ok or disqualified")
+                        help="write the result as the official server does: the map file's "
+                             "name, then per player, tab-separated: group, stones, bank left "
+                             "(N msecs) or inf, ok or disq.")
     parser.add_argument("-z", type=float, default=600.0, metavar="SECONDS",
-                        help="give up when the clients have not connected within this time "
-                             "(default 600)")
+                        help="give up (exit code 255) when the clients have not connected "
+                             "within this time (default 600)")
     parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
                         "(default 127.0.0.1)")
     parser.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
-                        help="without a time limit, disqualify a client silent for this long "
-                             "(default 600)")
+                        help="without a time limit (or for a human, group 99), disqualify a "
+                             "client silent for this long (default 600)")
     add_color_flags(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the boards")
