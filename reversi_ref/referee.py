@@ -11,8 +11,8 @@ message of the wrong type or length, a closed connection or an answer after the 
 printing the rule broken.  A disqualification (7) goes to every client still connected, the
 disqualified one included, whose connection is then closed: it is sent nothing more.  8 ends
 phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  Every wait
-has a time limit: connecting (`-z`), the first message (10 s), each answer (the bank plus
-100 ms, or `--wait` without a time limit) and each send (5 s).
+has a time limit: connecting and sending the group number (`-z`, as on the official server),
+each answer (the bank plus 100 ms, or `--wait` without a time limit) and each send (5 s).
 
 A first message that is not a valid group number (garbage, or a group above 99) aborts the
 whole game, as on the official server: every connection is closed without a message, nothing is
@@ -70,7 +70,6 @@ from .state import GameState, Move
 
 DEFAULT_PORT = 7777
 PORT_TRIES = 9               # the port asked for and the next 8
-HELLO_TIMEOUT = 10.0         # seconds to wait for message 1 after a client connects
 SEND_TIMEOUT = 5.0           # seconds a send may block before the connection counts as dead
 GRACE_MS = 100.0             # the server stops waiting this long after the bank ran out
 CLOSE_LINGER = 0.5           # seconds, in all, to let clients read the end before closing
@@ -266,7 +265,10 @@ class Referee:
             connection = Connection(sock, "%s:%d" % address[:2])
             player = len(self.connections) + 1
             self.connections[player] = connection
-            group = self.read_group(connection)
+            message = connection.receive(deadline)
+            if isinstance(message, Failure) and message.timed_out:
+                return False  # still no group number when `-z` ran out
+            group = self.read_group(connection, message)
             if group is None:
                 return None
             connection.group = group
@@ -280,17 +282,16 @@ class Referee:
                                               for p, c in self.connections.items()}
         return True
 
-    def read_group(self, connection: Connection) -> Optional[int]:
-        """The group number of a new client, or None (and a printed reason) when its first
-        message is anything else, which aborts the game (RULES.md 8)."""
-        message = connection.receive(time.monotonic() + HELLO_TIMEOUT)
+    def read_group(self, connection: Connection,
+                   message: Union[Message, Failure]) -> Optional[int]:
+        """The group number in a new client's first `message`, or None (and a printed reason)
+        when it is anything else, which aborts the game (RULES.md 8)."""
         if isinstance(message, Group) and message.group <= MAX_GROUP:
             return message.group
         if isinstance(message, Group):
             problem = "RULES.md 8: group number %d is above %d" % (message.group, MAX_GROUP)
         elif isinstance(message, Failure):
-            problem = ("no group number within %g s" % HELLO_TIMEOUT if message.timed_out
-                       else message.reason)
+            problem = message.reason
         else:
             problem = ("RULES.md 8: the first message must be %s, got %s"
                        % (describe(GROUP), describe(message_type(message))))

@@ -578,3 +578,17 @@ def test_serve_and_client_commands_play_a_game(tmp_path: Path) -> None:
     finally:
         serve.kill()
         serve.wait(TIMEOUT)
+
+
+def test_silent_first_client_makes_the_referee_give_up_at_z() -> None:
+    """RULES.md 8 (-z): a client that connects but never sends its group number holds the
+    game up to the `-z` limit, as on the official server, which then gives up (255)."""
+    referee = Referee(THREE.encode(), parse_map(THREE), port=0, connect_timeout=0.5,
+                      out=io.StringIO())
+    port = referee.listen()
+    silent = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    start = time.monotonic()
+    assert referee.run() == 255
+    assert time.monotonic() - start < 5
+    assert silent.recv(16) == b""
+    silent.close()
