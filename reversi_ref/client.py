@@ -3,7 +3,9 @@
 The client sends its group number (message 1), reads the map (2) and its player number (3),
 then follows the game from the server's messages: each announced move (6) is played on its own
 copy of the state, each disqualification (7) applied, the end of phase 1 (8) checked, and the
-end of the game (9) ends the run with the final ranking.  A move request (4) is answered with
+end of the game (9) ends the run with the final ranking.  Our own disqualification ends it too:
+the server sends nothing after it and closes the connection (RULES.md 6), so the client leaves
+with the standings at that point (exit code 0).  A move request (4) is answered with
 the move of a player from `reversi_ref.players`, given part of the time bank (see
 `move_budget_ms`; a player that `manages_bank` gets the whole bank) or, without a time limit,
 the depth limit.
