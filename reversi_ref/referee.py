@@ -10,7 +10,10 @@ time bank of RULES.md 8, validates each answer with the rules, announces it (6) 
 message of the wrong type or length, a closed connection or an answer after the bank ran out,
 printing the rule broken.  A disqualification (7) goes to every client still connected, the
 disqualified one included, whose connection is then closed: it is sent nothing more.  8 ends
-phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  Every wait
+phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  (One
+difference is kept on purpose: after a bad header the official server leaves the rest of the
+message unread, so its close resets the connection and the offender usually loses its 7; we
+read everything, so the 7 always arrives.)  Every wait
 has a time limit: connecting and sending the group number (`-z`, as on the official server),
 each answer (the bank plus 100 ms, or `--wait` without a time limit) and each send (5 s).
 
@@ -75,7 +78,7 @@ GRACE_MS = 100.0             # the server stops waiting this long after the bank
 CLOSE_LINGER = 0.5           # seconds, in all, to let clients read the end before closing
 HUMAN_GROUP = 99             # RULES.md 8: group 99 marks a human, whose time is not limited
 MAX_GROUP = 99
-ABORTED = 255               # the official server's exit code when it gives up
+ABORTED = 255                # the official server's exit code when it gives up
 
 
 
