@@ -13,9 +13,9 @@ disqualified one included, whose connection is then closed: it is sent nothing m
 phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  (One
 difference is kept on purpose: after a bad header the official server leaves the rest of the
 message unread, so its close resets the connection and the offender usually loses its 7; we
-read everything, so the 7 always arrives.)  Every wait
-has a time limit: connecting and sending the group number (`-z`, as on the official server),
-each answer (the bank plus 100 ms, or `--wait` without a time limit) and each send (5 s).
+read everything, so the 7 always arrives.)  Every wait has a time limit: connecting and
+sending the group number (`-z`, as on the official server), each answer (the bank plus 100 ms,
+or `--wait` without a time limit) and each send (5 s).
 
 A first message that is not a valid group number (garbage, or a group above 99) aborts the
 whole game, as on the official server: every connection is closed without a message, nothing is
