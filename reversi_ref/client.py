@@ -3,7 +3,9 @@
 The client sends its group number (message 1), reads the map (2) and its player number (3),
 then follows the game from the server's messages: each announced move (6) is played on its own
 copy of the state, each disqualification (7) applied, the end of phase 1 (8) checked, and the
-end of the game (9) ends the run with the final ranking.  A move request (4) is answered with
+end of the game (9) ends the run with the final ranking.  Our own disqualification ends it too:
+the server sends nothing after it and closes the connection (RULES.md 6), so the client leaves
+with the standings at that point (exit code 0).  A move request (4) is answered with
 the move of a player from `reversi_ref.players`, given part of the time bank (see
 `move_budget_ms`; a player that `manages_bank` gets the whole bank) or, without a time limit,
 the depth limit.
@@ -188,7 +190,8 @@ class Client:
     # -- the game
 
     def run(self, host: str, port: int) -> GameState:
-        """Play a whole game on `host`:`port`; the final state."""
+        """Play a whole game on `host`:`port`; the final state (the state when we were
+        disqualified, after which the server sends nothing more)."""
         self.connect(host, port)
         try:
             while True:
@@ -197,6 +200,10 @@ class Client:
                 if isinstance(message, EndOfGame):
                     return self.on_end()
                 self.handle(message)
+                if isinstance(message, Disqualification) and message.player == self.me:
+                    # RULES.md 6: nothing follows our own 7; the server closes the connection.
+                    self.log("the server sends us nothing more; leaving the game")
+                    return self.tracked(message)
         finally:
             self.close()
 
@@ -362,7 +369,10 @@ def run_client(args: argparse.Namespace) -> int:
     except (ConnectionLost, OSError) as error:
         print("reversi-ref client: %s" % error, file=sys.stderr)
         return 1
-    print("end of game; final ranking:", file=out)
+    if not client.history or client.history[-1] != EndOfGame():
+        print("we were disqualified and left the game; standings when we left:", file=out)
+    else:
+        print("end of game; final ranking:", file=out)
     for standing in ranking(state):
         mark = "  <- us" if standing.player == client.me else ""
         print("%d. player %d: %d stones%s" % (standing.rank, standing.player, standing.score,

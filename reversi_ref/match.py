@@ -181,7 +181,9 @@ class Game:
         self.say("move %d: player %d plays (%d, %d)%s%s"
                  % (entry["move"], player, move.x, move.y, special, used))
         self.show_board(valid)
-        messages: List[Message] = [MoveAnnouncement(move.x, move.y, move.special, player)]
+        # RULES.md 8: a bomb is announced with special 0, whatever byte came with it.
+        announced = move.special if before_phase == BUILD else 0
+        messages: List[Message] = [MoveAnnouncement(move.x, move.y, announced, player)]
         return messages + self._phase_change(before_phase, entry["move"])
 
     def _note_effect(self, player: int, move: Move) -> None:

@@ -1,18 +1,33 @@
 """`reversi-ref serve`: a drop-in referee server speaking the official protocol (RULES.md 8).
 
-It listens (trying the next 8 ports when the port is busy; port 0 picks a free one), waits
-for the map's n clients, reads each one's group number (message 1) and sends it the map (2) and
-its player number (3), players numbered in order of connection.  Then it asks for moves (4) in
-the rules' turn order, with the time bank of RULES.md 8, validates each answer with the rules,
-announces it (6) to everybody, and disqualifies (7) on an illegal move, a message of the wrong
-type or length, a closed connection or an answer after the bank ran out, printing the rule
-broken.  8 ends phase 1 (always), 9 ends the game.  Every wait has a time limit: connecting
-(`-z`), the first message (10 s), each answer (the bank plus 100 ms, or `--wait` without a time
-limit) and each send (5 s).
+Every client gets the same sequence of messages, connection closes included, as from the
+official server_nogl.  It listens (trying the next 8 ports when the port is busy; port 0 picks a
+free one), accepts the map's n clients, reading each one's group number (message 1) as it
+connects, and once all are seated sends each the map (2) and its player number (3), players
+numbered in order of connection.  Then it asks for moves (4) in the rules' turn order, with the
+time bank of RULES.md 8, validates each answer with the rules, announces it (6) to everybody
+(a bomb with special 0, whatever byte came with it), and disqualifies on an illegal move, a
+message of the wrong type or length, a closed connection or an answer after the bank ran out,
+printing the rule broken.  A disqualification (7) goes to every client still connected, the
+disqualified one included, whose connection is then closed: it is sent nothing more.  8 ends
+phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  (One
+difference is kept on purpose: after a bad header the official server leaves the rest of the
+message unread, so its close resets the connection and the offender usually loses its 7; we
+read everything, so the 7 always arrives.)  Every wait has a time limit: connecting and
+sending the group number (`-z`, as on the official server), each answer (the bank plus 100 ms,
+or `--wait` without a time limit) and each send (5 s).
 
-A connection whose first message is not a valid group number, or names a group above 99, is
-refused and its seat stays free for the next client (the official server aborts the whole game
-on a group above 99).  A client of group 99 (a human) gets no time limit (time field 0).
+A first message that is not a valid group number (garbage, or a group above 99) aborts the
+whole game, as on the official server: every connection is closed without a message, nothing is
+written and the exit code is 255 (also when `-z` runs out).  A client of group 99 (a human) gets
+the time field as the others do but is never charged for its time nor disqualified for it
+(`--wait` still bounds the wait).  The bank is kept in whole milliseconds; a well-formed move
+that arrives in time is charged, an illegal one too, anything else leaves the bank as sent.
+
+The result file (`-r FILE`) has the official server's bytes: the map file's name without its
+directories, then one line per player, tab-separated: group, stones (0 when disqualified), the
+bank left as "N msecs" (0 for a player never asked) or "inf" without a time limit, and "ok"
+or "disq.".
 
 Trace format (`--trace FILE`, JSON; the field names of the official-server traces in the golden
 suite, `../shared/traces/README.md`, so one replayer reads both):
@@ -51,19 +66,19 @@ from .errors import MapError, ProtocolError
 from .match import Game, add_color_flags, load_map
 from .render.text import use_color
 from .mapfile import decode_map_bytes
-from .protocol import (GROUP, MOVE, Decoder, Group, MapText, Message, MoveAnswer, MoveRequest,
-                       PlayerNumber, describe, encode, message_type)
+from .protocol import (GROUP, MOVE, Decoder, Disqualification, Group, MapText, Message,
+                       MoveAnswer, MoveRequest, PlayerNumber, describe, encode, message_type)
 from .rules import scores
 from .state import GameState, Move
 
 DEFAULT_PORT = 7777
 PORT_TRIES = 9               # the port asked for and the next 8
-HELLO_TIMEOUT = 10.0         # seconds to wait for message 1 after a client connects
 SEND_TIMEOUT = 5.0           # seconds a send may block before the connection counts as dead
 GRACE_MS = 100.0             # the server stops waiting this long after the bank ran out
 CLOSE_LINGER = 0.5           # seconds, in all, to let clients read the end before closing
 HUMAN_GROUP = 99             # RULES.md 8: group 99 marks a human, whose time is not limited
 MAX_GROUP = 99
+ABORTED = 255                # the official server's exit code when it gives up
 
 
 
@@ -76,7 +91,11 @@ class Failure(NamedTuple):
 
 
 class Connection:
-    """One client's socket, with its own decoder and the messages it sent ahead of time."""
+    """One client's socket, with its own decoder and the messages it sent ahead of time.
+
+    `alive` says whether we still send to it; the end or corruption of its input does not
+    change that (a client that half-closed still gets its message 7).
+    """
 
     def __init__(self, sock: socket.socket, address: str) -> None:
         self.sock = sock
@@ -84,6 +103,7 @@ class Connection:
         self.decoder = Decoder()
         self.queue: List[Message] = []
         self.alive = True
+        self.input_failure: Optional[Failure] = None
         self.group = 0
 
     def send(self, message: Message) -> bool:
@@ -101,16 +121,15 @@ class Connection:
     def receive(self, deadline: float) -> Union[Message, Failure]:
         """The next message, or a Failure when none arrives before `deadline` (monotonic)."""
         while not self.queue:
+            if self.input_failure is not None:
+                return self.input_failure
             try:
                 # Bad bytes that came with an earlier message are reported now.
                 self.queue.extend(self.decoder.feed(b""))
             except ProtocolError as error:
-                self.alive = False
-                return Failure("RULES.md 8: %s" % error)
+                return self._fail_input("RULES.md 8: %s" % error)
             if self.queue:
                 break
-            if not self.alive:
-                return Failure("RULES.md 6: the connection was closed")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return Failure("timeout", timed_out=True)
@@ -121,23 +140,26 @@ class Connection:
                 return Failure("timeout", timed_out=True)
             except OSError as error:
                 self.alive = False
-                return Failure("RULES.md 6: the connection was closed (%s)" % error)
+                return self._fail_input("RULES.md 6: the connection was closed (%s)" % error)
             try:
                 if not data:
-                    self.alive = False
                     self.decoder.close()
-                    return Failure("RULES.md 6: the connection was closed")
+                    return self._fail_input("RULES.md 6: the connection was closed")
                 self.queue.extend(self.decoder.feed(data))
             except ProtocolError as error:
-                self.alive = False
-                return Failure("RULES.md 8: %s" % error)
+                return self._fail_input("RULES.md 8: %s" % error)
         return self.queue.pop(0)
+
+    def _fail_input(self, reason: str) -> Failure:
+        """Remember that no more messages can be read from this client."""
+        self.input_failure = Failure(reason)
+        return self.input_failure
 
     def close(self, deadline: float = 0.0) -> None:
         """Close; until `deadline` (monotonic) first read what the client still sends, so that
         our last messages are not lost to a connection reset."""
         try:
-            while self.alive and time.monotonic() < deadline:
+            while time.monotonic() < deadline:
                 self.sock.settimeout(max(0.001, deadline - time.monotonic()))
                 if not self.sock.recv(65536):
                     break
@@ -148,12 +170,13 @@ class Connection:
             self.sock.close()
 
     def finish_sending(self) -> None:
-        """Tell the client we send nothing more (half-close)."""
+        """Tell the client we send nothing more (half-close); nothing is sent after this."""
         if self.alive:
             try:
                 self.sock.shutdown(socket.SHUT_WR)
             except OSError:
-                self.alive = False
+                pass
+        self.alive = False
 
 
 def bind_listener(host: str, port: int, out: Optional[TextIO] = None) -> socket.socket:
@@ -199,7 +222,7 @@ class Referee:
         self.listener: Optional[socket.socket] = None
         self.port = 0
         self.connections: Dict[int, Connection] = {}
-        self.banks: Dict[int, float] = {}
+        self.banks: Dict[int, int] = {}
         self.game = Game(state, decode_map_bytes(map_bytes), out=out, quiet=quiet,
                          meta={"map": map_name, "timelimit": time_limit or None,
                                "depth": depth})
@@ -220,8 +243,10 @@ class Referee:
         self.say("listening on %s:%d" % (self.host, self.port))
         return self.port
 
-    def seat_clients(self) -> bool:
-        """Accept clients until every seat is taken; False when `-z` ran out first."""
+    def seat_clients(self) -> Optional[bool]:
+        """Accept clients until every seat is taken, reading each one's group number at once;
+        then send each its map (2) and player number (3).  False when `-z` ran out first,
+        None when a client's first message was not a valid group number (the game is off)."""
         if self.listener is None:
             self.listen()
         listener = self.listener
@@ -241,35 +266,40 @@ class Referee:
                 return False
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             connection = Connection(sock, "%s:%d" % address[:2])
-            group = self.read_group(connection)
-            if group is None:
-                connection.close()
-                continue
             player = len(self.connections) + 1
-            connection.group = group
             self.connections[player] = connection
+            message = connection.receive(deadline)
+            if isinstance(message, Failure) and message.timed_out:
+                return False  # still no group number when `-z` ran out
+            group = self.read_group(connection, message)
+            if group is None:
+                return None
+            connection.group = group
+            self.say("player %d: group %d from %s" % (player, group, connection.address))
+        # The official server sends the map and the numbers only once everybody is seated.
+        for player, connection in self.connections.items():
             connection.send(MapText(self.map_bytes))
             connection.send(PlayerNumber(player))
-            self.say("player %d: group %d from %s" % (player, group, connection.address))
         self.game.trace["groups"] = {str(p): c.group for p, c in self.connections.items()}
         self.game.trace["meta"]["clients"] = {str(p): c.address
                                               for p, c in self.connections.items()}
         return True
 
-    def read_group(self, connection: Connection) -> Optional[int]:
-        """The group number of a new client, or None (and a printed reason) to refuse it."""
-        message = connection.receive(time.monotonic() + HELLO_TIMEOUT)
+    def read_group(self, connection: Connection,
+                   message: Union[Message, Failure]) -> Optional[int]:
+        """The group number in a new client's first `message`, or None (and a printed reason)
+        when it is anything else, which aborts the game (RULES.md 8)."""
         if isinstance(message, Group) and message.group <= MAX_GROUP:
             return message.group
         if isinstance(message, Group):
             problem = "RULES.md 8: group number %d is above %d" % (message.group, MAX_GROUP)
         elif isinstance(message, Failure):
-            problem = ("no group number within %g s" % HELLO_TIMEOUT if message.timed_out
-                       else message.reason)
+            problem = message.reason
         else:
             problem = ("RULES.md 8: the first message must be %s, got %s"
                        % (describe(GROUP), describe(message_type(message))))
-        self.say("refused the connection from %s: %s" % (connection.address, problem))
+        self.say("bad first message from %s: %s; aborting the game"
+                 % (connection.address, problem))
         return None
 
     # -- the game
@@ -279,53 +309,63 @@ class Referee:
         return self.time_limit > 0 and self.connections[player].group != HUMAN_GROUP
 
     def broadcast(self, messages: List[Message]) -> None:
-        """Send `messages` to every client still connected (disqualified ones included)."""
+        """Send `messages` to every client still connected; right after a disqualification
+        (7) has gone out, the disqualified player's connection is closed (RULES.md 6)."""
         for message in messages:
             for connection in self.connections.values():
                 connection.send(message)
+            if isinstance(message, Disqualification):
+                retired = self.connections.get(message.player)
+                if retired is not None:
+                    retired.finish_sending()
 
     def ask(self, player: int) -> None:
         """One turn: request a move from `player` and judge the answer (RULES.md 6 and 8)."""
         connection = self.connections[player]
-        timed = self.is_timed(player)
+        timed = self.time_limit > 0
+        limited = self.is_timed(player)
         if timed:
-            # The bank starts at S*1000 ms; every later request adds S*1000 ms (no cap).
-            self.banks[player] = self.banks.get(player, 0.0) + self.time_limit * 1000.0
-        bank = self.banks.get(player, 0.0)
-        time_field = min(int(bank), 0xFFFFFFFF) if timed else 0
+            # The bank starts at S*1000 ms; every later request adds S*1000 ms (no cap).  A
+            # human (group 99) gets the same field but is never charged nor timed out.
+            self.banks[player] = self.banks.get(player, 0) + self.time_limit * 1000
+        bank = self.banks.get(player, 0)
+        time_field = min(bank, 0xFFFFFFFF) if timed else 0
         depth = self.depth
         if not connection.send(MoveRequest(time_field, depth)):
             self.broadcast(self.game.fail("RULES.md 6: the connection was closed",
                                           time_field, depth))
             return
         start = time.monotonic()
-        deadline = start + ((bank + self.grace_ms) / 1000.0 if timed else self.wait)
+        deadline = start + ((bank + self.grace_ms) / 1000.0 if limited else self.wait)
         answer = connection.receive(deadline)
-        used = (time.monotonic() - start) * 1000.0
-        if timed:
-            self.banks[player] = bank - used
+        elapsed = (time.monotonic() - start) * 1000.0
+        used = int(elapsed)  # whole milliseconds, as the official server counts them
         if isinstance(answer, Failure):
             if not answer.timed_out:
                 reason = answer.reason
-            elif timed:
+            elif limited:
                 reason = ("RULES.md 8: no answer before the time bank ran out (bank %d ms, "
                           "waited %d ms)" % (bank, used))
             else:
                 reason = ("no answer within %g s (the referee's --wait limit; there is no "
-                          "time limit)" % self.wait)
-            messages = self.game.fail(reason, time_field, depth, used)
+                          "time limit for this player)" % self.wait)
+            messages = self.game.fail(reason, time_field, depth, elapsed)
         elif not isinstance(answer, MoveAnswer):
             messages = self.game.fail(
                 "RULES.md 6: wrong message type: expected %s, got %s"
-                % (describe(MOVE), describe(message_type(answer))), time_field, depth, used)
-        elif timed and used > bank:
+                % (describe(MOVE), describe(message_type(answer))), time_field, depth, elapsed)
+        elif limited and used > bank:
             move = Move(answer.x, answer.y, answer.special)
             messages = self.game.fail(
                 "RULES.md 8: answer after the time bank ran out (%d ms used of a %d ms bank)"
-                % (used, bank), time_field, depth, used, move)
+                % (used, bank), time_field, depth, elapsed, move)
         else:
             move = Move(answer.x, answer.y, answer.special)
-            messages = self.game.answer(move, time_field, depth, used)
+            messages = self.game.answer(move, time_field, depth, elapsed)
+        if limited and used <= bank and isinstance(answer, MoveAnswer):
+            # A well-formed move that came in time is charged, an illegal one too; anything
+            # else leaves the bank as it was sent (the official server's books).
+            self.banks[player] = bank - used
         self.broadcast(messages)
 
     def play_game(self) -> None:
@@ -335,28 +375,33 @@ class Referee:
             self.ask(self.game.mover())
 
     def run(self) -> int:
-        """Seat the clients, play the game, write trace and result; the exit code."""
+        """Seat the clients, play the game, write trace and result; the exit code (255, as the
+        official server's, when the game was aborted before it began)."""
         try:
             if self.game.is_over:
                 self.game.start()
                 self.write_outputs()
                 return 0
-            if not self.seat_clients():
+            seated = self.seat_clients()
+            if seated is None:
+                self.say("game aborted: no game was played")
+                return ABORTED
+            if not seated:
                 self.say("gave up: only %d of %d clients connected within %g s"
                          % (len(self.connections), self.game.state.players,
                             self.connect_timeout))
-                return 1
+                return ABORTED
             self.play_game()
             self.write_outputs()
             return 0
         finally:
+            if self.listener is not None:
+                self.listener.close()
             for connection in self.connections.values():
                 connection.finish_sending()
             deadline = time.monotonic() + CLOSE_LINGER
             for connection in self.connections.values():
                 connection.close(deadline)
-            if self.listener is not None:
-                self.listener.close()
 
     # -- results
 
@@ -365,22 +410,25 @@ class Referee:
         if self.trace_path:
             self.game.write_trace(self.trace_path)
         if self.result_path:
-            with open(self.result_path, "w", encoding="utf-8") as handle:
-                handle.write("\n".join(self.result_lines()) + "\n")
+            with open(self.result_path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write("".join(line + "\n" for line in self.result_lines()))
 
     def result_lines(self) -> List[str]:
-        """The `-r` file: the map name, then per player: group, stones, time bank left (ms) or
-        "inf", and "ok" or "disqualified"."""
+        """The `-r` file's lines, as the official server writes them: the map file's name
+        (without its directories), then per player, tab-separated: group, stones (0 when
+        disqualified), the bank left ("N msecs"; 0 before the first request) or "inf"
+        without a time limit, and "ok" or "disq."."""
         state = self.game.state
         counts = scores(state)
-        lines = [self.map_name]
+        lines = [self.map_name.rsplit("/", 1)[-1]]
         for player in range(1, state.players + 1):
             connection = self.connections.get(player)
             group = connection.group if connection is not None else 0
-            bank: Any = ("inf" if connection is None or not self.is_timed(player)
-                         else max(0, int(self.banks.get(player, self.time_limit * 1000.0))))
-            status = "disqualified" if player in state.disqualified else "ok"
-            lines.append("%d %d %s %s" % (group, counts[player], bank, status))
+            out = player in state.disqualified
+            bank = ("%d msecs" % self.banks.get(player, 0) if self.time_limit > 0
+                    else "inf")
+            lines.append("%d\t%d\t%s\t%s" % (group, 0 if out else counts[player], bank,
+                                             "disq." if out else "ok"))
         return lines
 
 
@@ -419,17 +467,18 @@ def register(subparsers: Any) -> None:
                         help="port; the next 8 are tried when it is busy; 0 picks a free one "
                              "(default %d)" % DEFAULT_PORT)
     parser.add_argument("-r", metavar="FILE",
-                        help="write the result: map name, then per player: group, stones, "
-                             "time bank left or inf, ok or disqualified")
+                        help="write the result as the official server does: the map file's "
+                             "name, then per player, tab-separated: group, stones, bank left "
+                             "(N msecs) or inf, ok or disq.")
     parser.add_argument("-z", type=float, default=600.0, metavar="SECONDS",
-                        help="give up when the clients have not connected within this time "
-                             "(default 600)")
+                        help="give up (exit code 255) when the clients have not connected "
+                             "within this time (default 600)")
     parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
                         "(default 127.0.0.1)")
     parser.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
-                        help="without a time limit, disqualify a client silent for this long "
-                             "(default 600)")
+                        help="without a time limit (or for a human, group 99), disqualify a "
+                             "client silent for this long (default 600)")
     add_color_flags(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the boards")

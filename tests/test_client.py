@@ -150,19 +150,43 @@ def test_follows_disqualifications(capsys: pytest.CaptureFixture[str]) -> None:
     assert "-  player 2: disqualified" in out
 
 
-def test_being_disqualified_still_ends_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md 6: our own disqualification is logged; we still wait for 9 and exit 0."""
+def test_being_disqualified_ends_at_our_own_7(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 6: the server closes our connection right after our own 7 (no 9): the client
+    logs it, leaves without a lost-connection error and exits 0."""
     def script(server: FakeServer) -> None:
         server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 1))
         server.read()
-        server.send(Disqualification(1), EndOfGame())
+        server.send(Disqualification(1))
+        assert server.conn is not None
+        server.conn.shutdown(socket.SHUT_WR)
+        assert server.conn.recv(1) == b""  # the client leaves on its own
 
     server = FakeServer(script)
     assert run(server.address) == 0
     server.finish()
     out = capsys.readouterr().out
     assert "player 1 disqualified (that is us)" in out
+    assert "we were disqualified and left the game" in out
     assert "-  player 1: disqualified  <- us" in out
+
+
+def test_bomb_announced_with_special_0_is_followed(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 5 and 8: a bomb is announced with special 0 whatever its sender sent; the
+    client plays it without a warning.  Player 1 builds (3, 0) on the row 0 1 2 0 (taking
+    the 2), nobody can build any more, player 2 bombs (3, 0) and player 1 bombs (2, 0),
+    which leaves player 1 its stone at (1, 0)."""
+    row = map_text("0 1 2 0", bombs=1).encode()
+
+    def script(server: FakeServer) -> None:
+        server.send(MapText(row), PlayerNumber(2), MoveAnnouncement(3, 0, 0, 1), EndOfPhase1(),
+                    MoveAnnouncement(3, 0, 0, 2), MoveAnnouncement(2, 0, 0, 1), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address) == 0
+    server.finish()
+    out = capsys.readouterr().out
+    assert "warning" not in out
+    assert "1. player 1: 1 stones" in out and "2. player 2: 0 stones  <- us" in out
 
 
 def test_disagreement_with_the_server_is_a_warning(capsys: pytest.CaptureFixture[str]) -> None:

@@ -113,6 +113,18 @@ def test_bombing_phase_follows_phase_one_with_bombs() -> None:
     assert game.trace["final"]["scores"] == {"1": 1, "2": 0}
 
 
+def test_bomb_is_announced_with_special_0() -> None:
+    """RULES.md 5 and 8: a non-zero special byte on a bomb is tolerated; the announcement
+    says special 0 (the byte sent stays in the trace)."""
+    text = map_text(LANE, bombs=1)
+    game = Game(parse_map(text), text)
+    game.answer(Move(2, 0))
+    assert game.answer(Move(0, 0, 7)) == [MoveAnnouncement(0, 0, 0, 2)]
+    assert game.answer(Move(1, 0, 255)) == [MoveAnnouncement(1, 0, 0, 1), EndOfGame()]
+    assert game.trace["moves"][-1]["special"] == 255
+    assert game.trace["moves"][-1]["board_after"] == ["--1"]
+
+
 def test_game_starting_in_phase_two_says_8_first() -> None:
     """RULES.md 4: nobody can build at the start but there are bombs: 8 before any request."""
     text = map_text("1 2", bombs=1)
