@@ -51,8 +51,10 @@ def test_rejects_wrong_hand_moves_and_rejections() -> None:
     applied = next(c for c in HAND_CASES if c.id == "captures/line-flipped")
     assert check_hand(expected_answer(applied), hand_illegal("RULES.md 3")) != []
     rejected = next(c for c in HAND_CASES if c.id == "map-loading/reject-bad-cell-character")
-    assert check_hand(expected_answer(rejected), hand_rejects(5, 4, "bad cell")) != []
-    assert check_hand(expected_answer(rejected), hand_rejects(5, 3, "bad cell")) == []
+    answer = expected_answer(rejected)
+    assert check_hand(answer, hand_rejects(5, 4, "invalid square", "invalid-square")) != []
+    assert check_hand(answer, hand_rejects(5, 3, "invalid square", "invalid-token")) != []
+    assert check_hand(answer, hand_rejects(5, 3, "invalid square", "invalid-square")) == []
 
 
 def test_expected_answer_refuses_an_answer_of_the_wrong_kind() -> None:
@@ -99,6 +101,17 @@ def test_transitions_compare_in_any_order() -> None:
     a = normalized_transitions([[3, 0, 2, 0, 0, 6], [1, 1, 0, 2, 2, 4]])
     b = normalized_transitions([[2, 2, 4, 1, 1, 0], [0, 0, 6, 3, 0, 2]])
     assert a == b
+    assert a == [[0, 0, 6, 3, 0, 2], [1, 1, 0, 2, 2, 4]]
+
+
+def test_transitions_compare_by_what_is_in_force() -> None:
+    """RULES.md 1-2: a self-joined side may be listed or not (a U-turn walks like the edge),
+    and a later transition on a side replaces the earlier one."""
+    self_join = [0, 0, 6, 0, 0, 6]
+    joined = [0, 0, 6, 1, 0, 2]
+    assert normalized_transitions([self_join]) == normalized_transitions([]) == []
+    assert normalized_transitions([self_join, self_join, joined]) == [joined]
+    assert normalized_transitions([joined]) != normalized_transitions([self_join])
 
 
 def test_step_and_move_notation() -> None:

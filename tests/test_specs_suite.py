@@ -41,7 +41,11 @@ NAMED_EDGE_CASES = [
     "map-loading/overrides-modulo-256", "map-loading/minus-one-is-255",
     "map-loading/256-by-256", "map-loading/300-by-2", "map-loading/zero-by-zero",
     "map-loading/reject-negative-height", "map-loading/reject-non-numeric-width",
-    "map-loading/reject-self-joined-side-twice",
+    "map-loading/self-joined-side-twice-loads", "map-loading/self-join-then-joined-elsewhere",
+    "map-loading/reject-joined-then-self-joined", "map-loading/header-read-like-atoi",
+    "map-loading/words-and-hex-read-as-zero", "map-loading/reject-bare-cr-line-breaks",
+    "map-loading/reject-form-feed-in-board", "map-loading/form-feed-in-header",
+    "map-loading/one-by-1000", "map-loading/reject-1-by-1001",
     # RULES.md 2
     "transitions/capture-over-a-hole", "transitions/direction-after-transition",
     "transitions/u-turn-never-captures", "transitions/loop-collects-a-cell-twice",
@@ -176,15 +180,21 @@ def test_no_generated_case_is_padding(suite: List[Dict[str, Any]]) -> None:
 
 
 def test_padding_is_dropped() -> None:
-    """drop_padding keeps the first generated case of a situation and every hand-made one."""
+    """drop_padding keeps every named (hand-made) case, whatever its basis, and for a
+    situation they do not show, the first server-observed case, else the first generated
+    one."""
     cases = [c for c in build_chunk("tiny3x3") if c.id.startswith("disqualification/")
              and c.query["kind"] == "illegal"]
     assert cases
     first = cases[0]
     twin = first._replace(id=first.id + "-twin")
-    hand = first._replace(id=first.id + "-hand", basis="hand")
-    kept = drop_padding([first, twin, hand])
-    assert [c.id for c in kept] == [first.id, hand.id]
+    server = first._replace(id=first.id + "-server", basis="server")
+    hand = first._replace(id="disqualification/named-twin", basis="hand")
+    confirmed = first._replace(id="disqualification/named-confirmed", basis="server")
+    assert [c.id for c in drop_padding([first, twin])] == [first.id]
+    assert [c.id for c in drop_padding([first, twin, server])] == [server.id]
+    assert [c.id for c in drop_padding([first, server, hand, confirmed])] == \
+        [hand.id, confirmed.id]
 
 
 def test_every_case_has_provenance(suite: List[Dict[str, Any]]) -> None:

@@ -199,9 +199,11 @@ def hand_loads(header: Sequence[int], board: Optional[str] = None,
     return {"map": game_map, "state": hand_state(board, **fields)}
 
 
-def hand_rejects(line: int, column: int, reason_part: str) -> JSONObject:
-    """Hand answer of a `map_reject` case: the place of the error and part of its reason."""
-    return {"rejected": True, "line": line, "column": column, "reason_part": reason_part}
+def hand_rejects(line: int, column: int, reason_part: str, problem: str) -> JSONObject:
+    """Hand answer of a `map_reject` case: the place of the error, part of its reason and the
+    server's problem."""
+    return {"rejected": True, "line": line, "column": column, "reason_part": reason_part,
+            "problem": problem}
 
 
 # --------------------------------------------------------------------------- checking
@@ -246,7 +248,7 @@ def check_hand(expected: JSONObject, hand: JSONObject) -> List[str]:
         if expected.get("rejected") is not True:
             problems.append("rejected: hand expects a rejection, rules gave %r" % expected)
         else:
-            for key in ("line", "column"):
+            for key in ("line", "column", "problem"):
                 if expected.get(key) != hand[key]:
                     problems.append("%s: hand %r, rules %r" % (key, hand[key], expected.get(key)))
             if hand["reason_part"] not in str(expected.get("reason")):

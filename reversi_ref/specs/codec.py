@@ -131,18 +131,24 @@ def map_to_json(game_map: Map) -> JSONObject:
 
 
 def normalized_transitions(value: JSON) -> List[List[int]]:
-    """Transitions as sorted `[x1, y1, d1, x2, y2, d2]` with the smaller side first, so two
-    engines that store them in another order or the other way round compare equal."""
+    """The transitions a list puts in force, as sorted `[x1, y1, d1, x2, y2, d2]` with the
+    smaller side first, so that engines storing them in another order or the other way round
+    compare equal.  Read in order, a transition replaces any earlier one on the same side
+    (RULES.md 1), and sides joined to themselves are left out: walking one is a U-turn that
+    captures nothing and blasts nothing new, exactly like the edge."""
     if not isinstance(value, list):
         raise SpecError("transitions must be a list")
-    result: List[List[int]] = []
+    exits: Dict[Tuple[int, ...], Tuple[int, ...]] = {}
     for t in value:
         if (not isinstance(t, list) or len(t) != 6
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in t)):
             raise SpecError("a transition must be six integers [x1, y1, d1, x2, y2, d2]")
-        first, second = t[:3], t[3:]
-        result.append(first + second if first <= second else second + first)
-    return sorted(result)
+        first, second = tuple(t[:3]), tuple(t[3:])
+        for side in (first, second):
+            if side in exits:
+                exits.pop(exits.pop(side), None)
+        exits[first], exits[second] = second, first
+    return sorted([list(a + b) for a, b in exits.items() if a < b])
 
 
 # --------------------------------------------------------------------------- lines

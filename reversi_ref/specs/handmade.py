@@ -122,7 +122,7 @@ def map_loading(book: Book) -> None:
         "2\n0\n0 0\n0 0\n", hand_loads((2, 0, 0, 0, 0, 0), board="", to_move=None,
                                         phase="over"))
     wide = "2\n0\n0 0\n300 2\n" + "1 2\n" * 300
-    add(area, "300-by-2", "1.dimensions", "RULES.md 1: a 300x2 map loads (no size limit)", wide,
+    add(area, "300-by-2", "1.dimensions", "RULES.md 1: a 300x2 map loads", wide,
         hand_loads((2, 0, 0, 0, 300, 2), to_move=None, phase="over"))
     big_rows = ["0 " * 255 + "0"] * 256
     big_rows[0] = "1 2 " + "0 " * 253 + "0"
@@ -146,94 +146,131 @@ def map_loading(book: Book) -> None:
         "of the same cell", "2 0 0 0 1 2\n1 2\n1 0 2 <-> 1 0 0\n",
         hand_loads((2, 0, 0, 0, 1, 2), transitions=[[1, 0, 2, 1, 0, 0]]))
 
-    # Rejected maps: line and column of the offending token, 1-based.
+    # What the server reads where a strict reading would refuse (RULES.md 1).
+    add(area, "header-read-like-atoi", "1.header-number",
+        "RULES.md 1: header numbers are read like C's atoi: 2.0 is 2, 1.5 is 1, 3abc is 3, "
+        "+1 is 1, 2x is 2", "2.0\n1.5\n3abc +1\n1 2x\n1 2\n",
+        hand_loads((2, 1, 3, 1, 1, 2), board="1 2", overrides=[1, 1], bombs=[3, 3]))
+    add(area, "words-and-hex-read-as-zero", "1.header-number",
+        "RULES.md 1: a header token without leading digits is 0, and 0x5 is 0",
+        "2\nmany\n0x5 0\n1 2\n1 2\n",
+        hand_loads((2, 0, 0, 0, 1, 2), overrides=[0, 0], bombs=[0, 0]))
+    add(area, "player-count-low-byte", "1.header-number",
+        "RULES.md 1: the player count is kept modulo 256 like the counts: 258 players are 2",
+        "258\n0\n0 0\n1 2\n1 2\n", hand_loads((2, 0, 0, 0, 1, 2)))
+    add(area, "form-feed-in-header", "1.separators",
+        "RULES.md 1: a form feed before a header number is skipped like a space",
+        "2\n\f0\n0 0\n1 2\n1 2\n", hand_loads((2, 0, 0, 0, 1, 2), board="1 2"))
+    add(area, "one-by-1000", "1.dimensions", "RULES.md 1: 1000 cells in a row load",
+        "2\n0\n0 0\n1 1000\n1 2" + " 0" * 998 + "\n",
+        hand_loads((2, 0, 0, 0, 1, 1000), to_move=1, phase="build"))
+    add(area, "self-joined-side-twice-loads", "1.transition-reuse",
+        "RULES.md 1: a side joined to itself may be joined to itself again (no change)",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 0 0 6\n0 0 6 <-> 0 0 6\n",
+        hand_loads((2, 0, 0, 0, 1, 2), transitions=[[0, 0, 6, 0, 0, 6]]))
+    add(area, "self-join-then-joined-elsewhere", "1.transition-reuse",
+        "RULES.md 1: a side joined to itself may then be joined to another side, which applies",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 0 0 6\n0 0 6 <-> 1 0 2\n",
+        hand_loads((2, 0, 0, 0, 1, 2), transitions=[[0, 0, 6, 1, 0, 2]]))
+
+    # Rejected maps: the server's problem, and the line and column (1-based) of the token at
+    # which its reading fails, or just past the last token when the text ends too early.
     add(area, "reject-bad-cell-character", "1.cell",
         "RULES.md 1: a cell must be one of 0-8 - c i b x",
-        "2\n0\n0 0\n1 2\n1 y\n", hand_rejects(5, 3, "bad cell token 'y'"))
+        "2\n0\n0 0\n1 2\n1 y\n", hand_rejects(5, 3, "invalid square 'y'", "invalid-square"))
     add(area, "reject-two-character-cell", "1.cell", "RULES.md 1: a cell token is one character",
-        "2\n0\n0 0\n1 2\n1 22\n", hand_rejects(5, 3, "bad cell token '22'"))
+        "2\n0\n0 0\n1 2\n1 22\n", hand_rejects(5, 3, "invalid token '22'", "invalid-token"))
+    add(area, "reject-form-feed-in-board", "1.separators",
+        "RULES.md 1: a form feed does not separate cells: 0<FF>1 is one invalid token",
+        "2\n0\n0 0\n1 2\n0\f1 2\n", hand_rejects(5, 1, "invalid token", "invalid-token"))
+    add(area, "reject-bare-cr-line-breaks", "1.separators",
+        "RULES.md 1: a CR does not end the player count, so a file broken by bare CRs shifts "
+        "its header", "2\r0\r0 0\r1 2\r1 2\r",
+        hand_rejects(1, 16, "board truncated", "board-truncated"))
     add(area, "reject-comment", "1.transition-truncated", "RULES.md 1: comments are not allowed",
-        "2\n0\n0 0\n1 2\n1 2 # a comment\n", hand_rejects(5, 5, "incomplete transition"))
+        "2\n0\n0 0\n1 2\n1 2 # a comment\n",
+        hand_rejects(5, 16, "transition 0 is truncated", "transition-truncated"))
     add(area, "reject-comment-line-first", "1.player-count",
-        "RULES.md 1: comments are not allowed (a comment "
-        "line before the header)", "# my map\n2\n0\n0 0\n1 2\n1 2\n",
-        hand_rejects(1, 1, "player count '#' is not an integer"))
+        "RULES.md 1: comments are not allowed ('#' as the player count reads as 0)",
+        "# my map\n2\n0\n0 0\n1 2\n1 2\n",
+        hand_rejects(1, 1, "invalid number of players", "invalid-player-count"))
     add(area, "reject-stone-above-n", "1.cell",
         "RULES.md 1: a stone number greater than n is an error",
-        "2\n0\n0 0\n1 3\n1 2 3\n", hand_rejects(5, 5, "stone 3 above player count 2"))
-    add(area, "reject-one-player", "1.player-count", "RULES.md 1: n must be 2..8 (1 is an error)",
-        "1\n0\n0 0\n1 1\n1\n", hand_rejects(1, 1, "player count 1 outside 2..8"))
-    add(area, "reject-nine-players", "1.player-count",
-        "RULES.md 1: n must be 2..8 (9 is an error)",
-        "9\n0\n0 0\n1 1\n1\n", hand_rejects(1, 1, "player count 9 outside 2..8"))
-    add(area, "reject-zero-players", "1.player-count",
-        "RULES.md 1: n must be 2..8 (0 is an error)",
-        "0\n0\n0 0\n1 1\n0\n", hand_rejects(1, 1, "player count 0 outside 2..8"))
+        "2\n0\n0 0\n1 3\n1 2 3\n", hand_rejects(5, 5, "invalid square '3'", "invalid-square"))
+    for players in (1, 9, 0):
+        add(area, {1: "reject-one-player", 9: "reject-nine-players",
+                   0: "reject-zero-players"}[players],
+            "1.player-count", "RULES.md 1: n must be 2..8 (%d is an error)" % players,
+            "%d\n0\n0 0\n1 1\n1\n" % players,
+            hand_rejects(1, 1, "invalid number of players", "invalid-player-count"))
     add(area, "reject-board-truncated", "1.board-truncated",
         "RULES.md 1: too few cells is an error",
-        "2\n0\n0 0\n2 2\n1 2\n2\n", hand_rejects(6, 2, "board truncated: expected 4 cells, "
-                                                  "found 3"))
+        "2\n0\n0 0\n2 2\n1 2\n2\n",
+        hand_rejects(6, 2, "board truncated at (x,y) = (1,1)", "board-truncated"))
     add(area, "reject-leftover-tokens", "1.transition-truncated",
-        "RULES.md 1: leftover tokens that do not form a whole "
-        "transition are an error", "2\n0\n0 0\n1 2\n1 2\n0 0 6\n",
-        hand_rejects(6, 1, "incomplete transition"))
+        "RULES.md 1: leftover tokens that do not form a whole transition are an error",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6\n",
+        hand_rejects(6, 6, "transition 0 is truncated", "transition-truncated"))
     add(area, "reject-extra-cell", "1.transition-truncated",
         "RULES.md 1: one cell too many is a leftover token",
-        "2\n0\n0 0\n1 2\n1 2 0\n", hand_rejects(5, 5, "incomplete transition"))
+        "2\n0\n0 0\n1 2\n1 2 0\n",
+        hand_rejects(5, 6, "transition 0 is truncated", "transition-truncated"))
     add(area, "reject-missing-arrow", "1.transition-delimiter",
         "RULES.md 1: a transition is x1 y1 d1 <-> x2 y2 d2",
-        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <> 1 0 2\n", hand_rejects(6, 7, "expected '<->'"))
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <> 1 0 2\n",
+        hand_rejects(6, 7, 'invalid delimiter "<>"', "invalid-delimiter"))
     add(area, "reject-arrow-out-of-place", "1.transition-delimiter",
-        "RULES.md 1: '<->' is the fourth token of a "
-        "transition", "2\n0\n0 0\n1 2\n1 2\n0 0 <-> 6 1 0 2\n",
-        hand_rejects(6, 5, "malformed transition"))
+        "RULES.md 1: '<->' is the fourth token of a transition",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 <-> 6 1 0 2\n",
+        hand_rejects(6, 9, 'invalid delimiter "6"', "invalid-delimiter"))
     add(area, "reject-transition-off-board", "1.transition-end",
-        "RULES.md 1: each transition end must be on the "
-        "board", "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 2 0 2\n",
-        hand_rejects(6, 11, "transition end (2, 0) off the board"))
-    add(area, "reject-transition-on-hole", "1.transition-side",
-        "RULES.md 1: a transition end must not be a hole",
-        "2\n0\n0 0\n1 3\n1 2 -\n2 0 2 <-> 0 0 6\n",
-        hand_rejects(6, 1, "transition end (2, 0) is a hole"))
+        "RULES.md 1: each transition end must be on the board",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 2 0 2\n",
+        hand_rejects(6, 11, "invalid second coordinate (2,0,2)", "invalid-second-coordinate"))
     add(area, "reject-direction-8", "1.transition-end",
         "RULES.md 1: a transition direction must be 0..7",
         "2\n0\n0 0\n1 2\n1 2\n0 0 8 <-> 1 0 2\n",
-        hand_rejects(6, 5, "transition direction 8 outside 0..7"))
+        hand_rejects(6, 1, "invalid first coordinate (0,0,8)", "invalid-first-coordinate"))
+    add(area, "reject-transition-on-hole", "1.transition-side",
+        "RULES.md 1: a transition end must not be a hole",
+        "2\n0\n0 0\n1 3\n1 2 -\n2 0 2 <-> 0 0 6\n",
+        hand_rejects(6, 1, "transition 0 is invalid", "transition-invalid-field"))
     add(area, "reject-side-facing-a-cell", "1.transition-side",
-        "RULES.md 1: a transition side must face off the "
-        "board or onto a hole", "2\n0\n0 0\n1 2\n1 2\n0 0 2 <-> 1 0 2\n",
-        hand_rejects(6, 5, "faces cell (1, 0)"))
+        "RULES.md 1: a transition side must face off the board or onto a hole",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 2 <-> 1 0 2\n",
+        hand_rejects(6, 1, "transition 0 is invalid", "transition-invalid-field"))
     add(area, "reject-side-used-twice", "1.transition-reuse",
         "RULES.md 1: no side may be used by two transitions",
         "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 1 0 2\n0 0 6 <-> 1 0 0\n",
-        hand_rejects(7, 1, "side (0, 0, 6) used by two transitions"))
+        hand_rejects(7, 1, "transition 1 is invalid", "transition-invalid-field"))
     add(area, "reject-same-transition-twice", "1.transition-reuse",
-        "RULES.md 1: an identical transition listed "
-        "twice is an error", "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 1 0 2\n0 0 6 <-> 1 0 2\n",
-        hand_rejects(7, 1, "listed twice"))
+        "RULES.md 1: an identical transition listed twice is an error",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 1 0 2\n0 0 6 <-> 1 0 2\n",
+        hand_rejects(7, 1, "transition 1 is invalid", "transition-invalid-field"))
     add(area, "reject-reversed-transition-twice", "1.transition-reuse",
-        "RULES.md 1: a transition listed again with "
-        "its ends swapped uses its sides twice",
+        "RULES.md 1: a transition listed again with its ends swapped uses its sides twice",
         "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 1 0 2\n1 0 2 <-> 0 0 6\n",
-        hand_rejects(7, 1, "listed twice"))
-    add(area, "reject-self-joined-side-twice", "1.transition-reuse",
-        "RULES.md 1 (strict reading, not probed on the "
-        "server): a self-joined side listed twice is an error",
-        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 0 0 6\n0 0 6 <-> 0 0 6\n",
-        hand_rejects(7, 1, "listed twice"))
+        hand_rejects(7, 1, "transition 1 is invalid", "transition-invalid-field"))
+    add(area, "reject-joined-then-self-joined", "1.transition-reuse",
+        "RULES.md 1: a side joined to another side may not then be joined to itself",
+        "2\n0\n0 0\n1 2\n1 2\n0 0 6 <-> 1 0 2\n0 0 6 <-> 0 0 6\n",
+        hand_rejects(7, 1, "transition 1 is invalid", "transition-invalid-field"))
     add(area, "reject-negative-height", "1.dimensions",
-        "RULES.md 1 (strict reading, not probed on the server): "
-        "a negative height is an error", "2\n0\n0 0\n-1 2\n", hand_rejects(4, 1, "negative"))
+        "RULES.md 1: a negative height is too large for the server",
+        "2\n0\n0 0\n-1 2\n",
+        hand_rejects(4, 1, "dimensions too large", "dimensions-too-large"))
+    add(area, "reject-1-by-1001", "1.dimensions",
+        "RULES.md 1: at most 1000 cells a side", "2\n0\n0 0\n1 1001\n",
+        hand_rejects(4, 3, "dimensions too large", "dimensions-too-large"))
     add(area, "reject-non-numeric-width", "1.header-number",
-        "RULES.md 1 (strict reading, not probed on the "
-        "server): a non-numeric width is an error", "2\n0\n0 0\n1 two\n1 2\n",
-        hand_rejects(4, 3, "width 'two' is not an integer"))
+        "RULES.md 1: a width 'two' reads as 0, so the cells are read as a transition, which is "
+        "cut short", "2\n0\n0 0\n1 two\n1 2\n",
+        hand_rejects(5, 4, "transition 0 is truncated", "transition-truncated"))
     add(area, "reject-header-cut-short", "1.header-truncated",
-        "RULES.md 1: the header has six numbers",
-        "2\n0\n0 0\n", hand_rejects(3, 4, "missing height"))
-    add(area, "reject-empty-text", "1.header-truncated",
-        "RULES.md 1: an empty file is not a map", "",
-        hand_rejects(1, 1, "missing player count"))
+        "RULES.md 1: the header has six numbers", "2\n0\n0 0\n",
+        hand_rejects(3, 4, "board truncated before height", "header-truncated"))
+    add(area, "reject-empty-text", "1.header-truncated", "RULES.md 1: an empty file is not a map",
+        "", hand_rejects(1, 1, "board truncated before number of players", "header-truncated"))
 
 
 # =========================================================================== RULES.md 2

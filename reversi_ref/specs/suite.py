@@ -18,12 +18,15 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from .casebook import AREAS, BASES, GENERATED, HAND, SERVER, Case, check_hand
+from .casebook import AREAS, BASES, GENERATED, SERVER, Case, check_hand
 from .codec import JSONObject, SpecError, dumps
 from .generated import bundled_maps, generate_chunk, generated_chunk_names
 from .handmade import handmade_cases
+from .observedcases import observed_chunk, observed_records
 from .oracle import answer, request_of_case
 from .ruleids import RULE_BY_ID, RULES
+from .serverbasis import (forget_observations, load_observations, map_texts, observe,
+                          with_server_basis, write_observations)
 from .situations import situation_key
 
 # The layout of the files (README "Cases"); 2 added `rule` and `basis` to every case.
@@ -80,21 +83,30 @@ def hand_chunk() -> List[Case]:
 
 
 def chunk_names(root: Optional[Path] = None) -> List[str]:
-    """Every chunk of the suite in order: hand-made, bundled maps, generated maps."""
-    return [HAND_CHUNK] + sorted(bundled_maps(root or repository_root())) + \
-        generated_chunk_names()
+    """Every chunk of the suite in order: hand-made, games observed on the official server,
+    bundled maps, generated maps."""
+    root = root or repository_root()
+    return [HAND_CHUNK] + list(observed_records(root / "specs")) + \
+        sorted(bundled_maps(root)) + generated_chunk_names()
 
 
 def build_chunk(name: str, root: Optional[Path] = None) -> List[Case]:
-    """The cases of one chunk."""
+    """The cases of one chunk, rejected maps that the official loader's recorded verdicts
+    confirm marked `server` (serverbasis.py)."""
+    root = root or repository_root()
+    maps = bundled_maps(root)
+    observed = observed_records(root / "specs")
     if name == HAND_CHUNK:
-        return hand_chunk()
-    maps = bundled_maps(root or repository_root())
-    if name in maps:
-        return generate_chunk(name, maps[name])
-    if name in generated_chunk_names():
-        return generate_chunk(name)
-    raise SpecError("no chunk named %r" % name)
+        cases = hand_chunk()
+    elif name in maps:
+        cases = generate_chunk(name, maps[name])
+    elif name in generated_chunk_names():
+        cases = generate_chunk(name)
+    elif name in observed:
+        cases = observed_chunk(name, observed[name])
+    else:
+        raise SpecError("no chunk named %r" % name)
+    return with_server_basis(cases, load_observations(root / "specs"))
 
 
 def chunk_of(case_id: str) -> str:
@@ -113,22 +125,23 @@ def check_provenance(case: Case) -> None:
 
 
 def drop_padding(cases: Sequence[Case]) -> List[Case]:
-    """The cases without padding: every hand-made or server-observed case, and a generated
-    case only when no earlier case showed its rule in the same situation (situations.py)."""
-    seen: Set[Tuple[str, str]] = set()
-    kept: List[Case] = []
-    for case in cases:
-        key = situation_key(case.to_json())
-        if case.basis == GENERATED and key in seen:
-            continue
-        seen.add(key)
-        kept.append(case)
-    return kept
+    """The cases without padding, in their order: every hand-made named case, then for each
+    (rule, situation) not shown yet the first server-observed case, else the first generated
+    one (situations.py)."""
+    keys = [situation_key(case.to_json()) for case in cases]
+    named = [chunk_of(case.id) == HAND_CHUNK for case in cases]
+    seen: Set[Tuple[str, str]] = {key for key, is_named in zip(keys, named) if is_named}
+    keep = {number for number, is_named in enumerate(named) if is_named}
+    for basis in (SERVER, GENERATED):
+        for number, (case, key) in enumerate(zip(cases, keys)):
+            if not named[number] and case.basis == basis and key not in seen:
+                seen.add(key)
+                keep.add(number)
+    return [case for number, case in enumerate(cases) if number in keep]
 
 
-def generate_suite(root: Optional[Path] = None, progress: bool = False) -> List[Case]:
-    """Every case of the suite, in suite order: the candidates of every chunk, padding
-    dropped."""
+def candidate_cases(root: Optional[Path] = None, progress: bool = False) -> List[Case]:
+    """The cases of every chunk, before padding is dropped."""
     cases: List[Case] = []
     for name in chunk_names(root):
         started = time.perf_counter()
@@ -143,7 +156,13 @@ def generate_suite(root: Optional[Path] = None, progress: bool = False) -> List[
     ids = [case.id for case in cases]
     if len(set(ids)) != len(ids):
         raise SpecError("duplicate case ids in the suite")
-    return drop_padding(cases)
+    return cases
+
+
+def generate_suite(root: Optional[Path] = None, progress: bool = False) -> List[Case]:
+    """Every case of the suite, in suite order: the candidates of every chunk, padding
+    dropped."""
+    return drop_padding(candidate_cases(root, progress))
 
 
 # --------------------------------------------------------------------------- files
@@ -333,6 +352,12 @@ def run_gen_specs(args: argparse.Namespace) -> int:
     """The `gen-specs` subcommand."""
     directory = Path(args.output) if args.output else repository_root() / "specs"
     started = time.perf_counter()
+    if args.observe_mapinfo:
+        forget_observations(directory)
+        texts = map_texts(candidate_cases(progress=args.verbose))
+        path = write_observations(directory, observe(args.observe_mapinfo, texts))
+        print("%d map texts judged by %s; verdicts written to %s"
+              % (len(texts), args.observe_mapinfo, path))
     cases = generate_suite(progress=args.verbose)
     files = suite_files(cases)
     elapsed = time.perf_counter() - started
@@ -367,6 +392,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--check", action="store_true",
                         help="compare with the files on disk instead of writing")
     parser.add_argument("--verbose", action="store_true", help="report each chunk")
+    parser.add_argument("--observe-mapinfo", metavar="PATH",
+                        help="first run the official mapinfo binary at PATH on every map text "
+                             "and record its verdicts in specs/observed/mapinfo.jsonl")
     parser.add_argument("--changes-from", metavar="DIR",
                         help="print the case ids added, changed and removed since the suite "
                              "in DIR (for specs/CHANGELOG.md) instead of writing")
