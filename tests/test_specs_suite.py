@@ -14,7 +14,7 @@ from reversi_ref.mapfile import read_map
 from reversi_ref.specs import AREAS, SpecError, build_chunk, chunk_of, load_suite
 from reversi_ref.specs.casebook import BASES, Case
 from reversi_ref.specs.oracle import CASE_KINDS
-from reversi_ref.specs.ruleids import RULE_BY_ID, RULES, implementation_of
+from reversi_ref.specs.ruleids import RULE_BY_ID, RULES, implementation_of, rule_table_markdown
 from reversi_ref.specs.situations import situation_key
 from reversi_ref.specs.suite import (FORMAT_VERSION, SUITE_VERSION, case_line, compare_suite,
                                      drop_padding, generate_suite, suite_changes, suite_files,
@@ -207,6 +207,11 @@ def test_every_case_has_provenance(suite: List[Dict[str, Any]]) -> None:
             assert case["basis"] in ("hand", "server", "strict"), case["id"]
         else:
             assert case["basis"] in ("generated", "server"), case["id"]
+
+
+def test_readme_lists_every_rule_id() -> None:
+    """specs/README.md carries the rule-id table exactly as the code defines it."""
+    assert rule_table_markdown() in (SPECS / "README.md").read_text(encoding="utf-8")
 
 
 def test_rule_table_names_real_functions() -> None:
