@@ -75,8 +75,9 @@ def load_map(request: Dict[str, Any]) -> Dict[str, Any]:
     {"map": {"players", "overrides", "bombs", "strength", "height", "width",
              "transitions": [[x1, y1, d1, x2, y2, d2], ...]},
      "state": <the initial state>}
-    or, when the map is invalid, {"rejected": true, "reason": "...", "line": L, "column": C}
-    (line and column, 1-based, of the offending token; they may be left out)."""
+    or, when the official server would reject it, {"rejected": true, "reason": "...",
+    "problem": P, "line": L, "column": C}: P the server's problem id (specs/README.md), line
+    and column (1-based) of the token where its reading fails; all three may be left out."""
     return {"unsupported": "map loading not implemented yet"}
 
 
