@@ -24,8 +24,9 @@ the time field as the others do but is never charged for its time nor disqualifi
 (`--wait` still bounds the wait).  The bank is kept in whole milliseconds; a well-formed move
 that arrives in time is charged, an illegal one too, anything else leaves the bank as sent.
 
-The result file (`-r FILE`) has the official server's bytes: the map file's name without its
-directories, then one line per player, tab-separated: group, stones (0 when disqualified), the
+The result file (`-r FILE`) has the official server's layout: the map path as given to `-m`
+(RULES.md 8; the binary we probed writes the file name alone, which is the same when the map
+lies in the server's directory), then one line per player, tab-separated: group, stones (0 when disqualified), the
 bank left as "N msecs" (0 for a player never asked) or "inf" without a time limit, and "ok"
 or "disq.".
 
@@ -414,13 +415,14 @@ class Referee:
                 handle.write("".join(line + "\n" for line in self.result_lines()))
 
     def result_lines(self) -> List[str]:
-        """The `-r` file's lines, as the official server writes them: the map file's name
-        (without its directories), then per player, tab-separated: group, stones (0 when
+        """The `-r` file's lines (RULES.md 8): the map path as given to `-m` (RULES.md's
+        reading; the official binary we probed writes only the file name), then per player,
+        tab-separated: group, stones (0 when
         disqualified), the bank left ("N msecs"; 0 before the first request) or "inf"
         without a time limit, and "ok" or "disq."."""
         state = self.game.state
         counts = scores(state)
-        lines = [self.map_name.rsplit("/", 1)[-1]]
+        lines = [self.map_name]
         for player in range(1, state.players + 1):
             connection = self.connections.get(player)
             group = connection.group if connection is not None else 0

@@ -507,8 +507,8 @@ def test_gives_up_when_clients_do_not_connect() -> None:
 
 
 def test_result_file_and_trace(tmp_path: Path) -> None:
-    """RULES.md 8 (-r), in the official server's bytes: the map file's name without its
-    directories, then per player, tab-separated: group, stones (0 when disqualified), bank
+    """RULES.md 8 (-r), in the official server's layout: the map path as given, then per
+    player, tab-separated: group, stones (0 when disqualified), bank
     left or inf, "ok" or "disq."; the trace has the documented fields."""
     result, trace_path = tmp_path / "result.txt", tmp_path / "trace.json"
     text = map_text("0 0 0 0\n0 1 2 0\n0 2 1 0\n0 0 0 0")
@@ -520,7 +520,7 @@ def test_result_file_and_trace(tmp_path: Path) -> None:
     raw.rest()
     players[0].finish()
     server.finish()
-    assert result.read_bytes() == b"square.map\n7\t0\tinf\tdisq.\n1\t2\tinf\tok\n"
+    assert result.read_bytes() == b"maps/sub/square.map\n7\t0\tinf\tdisq.\n1\t2\tinf\tok\n"
     trace = json.loads(trace_path.read_text())
     assert trace["format"] == "reversi-ref-trace-1"
     assert trace["map_text"] == text

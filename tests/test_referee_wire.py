@@ -246,7 +246,9 @@ def run_game(command: Command, tmp_path: Path, text: str,
     map_path.write_text(text)
     result_path = tmp_path / "result.txt"
     log_path = tmp_path / "server.log"
-    argv, port = command(map_path, list(options) + ["-r", str(result_path)])
+    # The map is named as it lies in the server's directory, so that the -r file's first line
+    # is the same whether a server writes the path as given (RULES.md 8) or its file name.
+    argv, port = command(Path(map_path.name), list(options) + ["-r", str(result_path)])
     with open(log_path, "w") as log:
         server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, cwd=str(tmp_path),
                                   env=dict(os.environ, PYTHONPATH=str(REPO)))
