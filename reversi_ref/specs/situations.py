@@ -21,6 +21,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..errors import IllegalMoveError, MapError
 from ..geometry import BONUS, CHOICE, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Map
 from ..mapfile import read_map
+from ..perft import skipped_players
 from ..rules import captures_in_direction, legal_moves, step
 from ..rules.bombing import blast_cells
 from ..state import BOMB, BUILD, OVER, GameState, Move
@@ -109,13 +110,7 @@ def _turn_outcome(before: GameState, after: JSONObject, mover: Optional[int]) ->
         return "none"
     if following == mover:
         return "same"
-    n = before.players
-    skipped = 0
-    player = mover % n + 1
-    while player != following:
-        if player not in before.disqualified:
-            skipped += 1
-        player = player % n + 1
+    skipped = skipped_players(before, state_from_json(before.map, after))
     return "next" if skipped == 0 else "skip"
 
 
