@@ -22,7 +22,6 @@ Warnings, each with the line and column of the token concerned:
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, List, Set
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..errors import IllegalMoveError, MapError
+from ..errors import IllegalMoveError
 from ..geometry import (BONUS, CHOICE, DIRECTIONS, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Map,
                         Transition)
 from ..mapfile import format_map, read_map
