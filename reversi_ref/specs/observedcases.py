@@ -20,7 +20,7 @@ from typing import Dict, List, Optional
 from ..errors import IllegalMoveError
 from ..mapfile import read_map
 from ..rules import disqualify, initial_state, legal_moves, play
-from ..state import OVER, GameState, Move
+from ..state import BOMB, OVER, GameState, Move
 from .casebook import SERVER, Case
 from .codec import JSONObject, SpecError, move_to_json, state_to_json
 from .generated import (DESCRIPTIONS, ChunkBuilder, Ply, apply_features, apply_rule,
@@ -81,7 +81,7 @@ def observed_chunk(name: str, record: JSONObject) -> List[Case]:
             try:
                 play(ply.before, rejected)
             except IllegalMoveError as error:
-                area = "bombing" if ply.before.phase == "bomb" else "disqualification"
+                area = "bombing" if ply.before.phase == BOMB else "disqualification"
                 builder.add(area, illegal_rule(ply.before, rejected, error.rule), "illegal",
                             error.rule + where % ply.number, ply.before,
                             {"kind": "illegal", "move": move_to_json(rejected)},

@@ -240,8 +240,7 @@ def _map_situation(case: JSONObject) -> str:
         line = int(expected.get("line", 0))
         column = int(expected.get("column", 0))
         token = _token_at(text, line, column)
-        return "reject|%s|%s|token-%s|%s" % (case["rule"], problem, _token_form(token),
-                                             _separators(text))
+        return "reject|%s|token-%s|%s" % (problem, _token_form(token), _separators(text))
     try:
         game_map: Optional[Map] = read_map(text)
     except MapError:
