@@ -8,7 +8,7 @@ S, SW, W, NW (RULES.md, notation).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 Cell = Tuple[int, int]
 Side = Tuple[int, int, int]  # (x, y, direction): the side of cell (x, y) facing direction
@@ -33,6 +33,21 @@ DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 def opposite(direction: int) -> int:
     """The direction pointing the other way."""
     return (direction + 4) % 8
+
+
+def open_sides(height: int, width: int, cells: Sequence[str]) -> List[Tuple[int, int, int]]:
+    """Every side (x, y, d), in (y, x, d) order, of a non-hole cell that faces off the board
+    or onto a hole: the sides a transition may use (RULES.md 1)."""
+    sides: List[Tuple[int, int, int]] = []
+    for y in range(height):
+        for x in range(width):
+            if cells[y * width + x] == HOLE:
+                continue
+            for d, (dx, dy) in enumerate(DIRECTIONS):
+                nx, ny = x + dx, y + dy
+                if not (0 <= nx < width and 0 <= ny < height) or cells[ny * width + nx] == HOLE:
+                    sides.append((x, y, d))
+    return sides
 
 
 class Transition(NamedTuple):

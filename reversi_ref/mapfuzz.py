@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
 
 from .errors import MapError
-from .geometry import DIRECTIONS
+from .geometry import open_sides
 from .mapfile import decode_map_bytes, read_map, read_map_notes
 
 # The server's messages, by the problem id our MapError carries.
@@ -79,19 +79,6 @@ class Case(NamedTuple):
 
 # --- generating -----------------------------------------------------------------------------
 
-def _free_sides(height: int, width: int, cells: List[str]) -> List[Tuple[int, int, int]]:
-    sides = []
-    for y in range(height):
-        for x in range(width):
-            if cells[y * width + x] == "-":
-                continue
-            for d, (dx, dy) in enumerate(DIRECTIONS):
-                nx, ny = x + dx, y + dy
-                if not (0 <= nx < width and 0 <= ny < height) or cells[ny * width + nx] == "-":
-                    sides.append((x, y, d))
-    return sides
-
-
 def _base_tokens(rng: random.Random) -> Tuple[List[str], int, int, int]:
     """A valid map as tokens: header, cells, transitions; and players, height, width."""
     players = rng.randint(2, 8)
@@ -105,7 +92,7 @@ def _base_tokens(rng: random.Random) -> Tuple[List[str], int, int, int]:
              for _ in range(height * width)]
     tokens = [str(players), str(rng.randint(0, 20)), str(rng.randint(0, 5)),
               str(rng.randint(0, 4)), str(height), str(width)] + cells
-    sides = _free_sides(height, width, cells)
+    sides = open_sides(height, width, cells)
     rng.shuffle(sides)
     for _ in range(rng.choice([0, 0, 1, 2, 3, 5])):
         if len(sides) < 2:
@@ -157,7 +144,7 @@ def _side_reuse_tokens(rng: random.Random, tokens: List[str], height: int,
     cells = tokens[6:6 + height * width]
     if len(cells) != height * width:
         return []
-    pool = _free_sides(height, width, cells)
+    pool = open_sides(height, width, cells)
     rng.shuffle(pool)
     pool = pool[:rng.randint(1, 4)]
     if not pool:
@@ -368,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
         problems[key] = problems.get(key, 0) + 1
         if case.ours.loads:
             for note in read_map_notes(decode_map_bytes(case.data))[1]:
-                problems["loads with " + note.kind] = problems.get("loads with " + note.kind, 0) + 1
+                kind = "loads with " + note.kind
+                problems[kind] = problems.get(kind, 0) + 1
     print("%d maps (seed %d): the server loads %d, rejects %d; %d disagreements (%.2f%%)"
           % (len(cases), args.seed, loads, len(cases) - loads, len(bad),
              100.0 * len(bad) / max(1, len(cases))))
