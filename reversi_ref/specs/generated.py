@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tu
 
 from ..errors import IllegalMoveError
 from ..geometry import (BONUS, CHOICE, DIRECTIONS, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Map,
-                        Transition)
+                        Transition, open_sides)
 from ..mapfile import format_map, read_map
 from ..perft import reference_perft, skipped_players
 from ..rules import (captures_in_direction, disqualify, initial_state, legal_moves, play,
@@ -109,23 +109,8 @@ def _place_block(rng: random.Random, cells: List[str], height: int, width: int,
             cells[(top + r) * width + left + c] = str(player)
 
 
-def _open_sides(game_map: Map) -> List[Tuple[int, int, int]]:
-    """Sides (x, y, d) of non-hole cells that face off the board or onto a hole."""
-    sides = []
-    for y in range(game_map.height):
-        for x in range(game_map.width):
-            if game_map.cells[game_map.index(x, y)] == HOLE:
-                continue
-            for d, (dx, dy) in enumerate(DIRECTIONS):
-                nx, ny = x + dx, y + dy
-                if not game_map.is_on_board(nx, ny) or game_map.cells[
-                        game_map.index(nx, ny)] == HOLE:
-                    sides.append((x, y, d))
-    return sides
-
-
 def _random_transitions(rng: random.Random, game_map: Map) -> List[Tuple[int, ...]]:
-    sides = _open_sides(game_map)
+    sides = open_sides(game_map.height, game_map.width, game_map.cells)
     count = rng.choice([0, 0, 1, 2, 3, 4, 6, 8, 12])
     links: List[Tuple[int, ...]] = []
     for _ in range(count):
@@ -250,7 +235,8 @@ def apply_features(ply: Ply) -> List[str]:
     return features
 
 
-def _without_transitions(state: GameState) -> GameState:
+def without_transitions(state: GameState) -> GameState:
+    """The position with the map's transitions taken away."""
     return replace(state, map=replace(state.map, transitions=()))
 
 
@@ -270,7 +256,7 @@ def legal_features(state: GameState, legal: Sequence[Move]) -> List[str]:
         features.append("bonus")
     if INVERSION in targets:
         features.append("inversion")
-    if state.map.transitions and legal_moves(_without_transitions(state)) != list(legal):
+    if state.map.transitions and legal_moves(without_transitions(state)) != list(legal):
         features.append("transitions")
     if state.disqualified and any(
             c in PLAYER_STONES and int(c) in state.disqualified for c in state.board):

@@ -15,17 +15,18 @@ rules, so it can be run on any copy of the suite.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 from ..errors import IllegalMoveError, MapError
 from ..geometry import BONUS, CHOICE, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Map
 from ..mapfile import read_map
 from ..perft import skipped_players
-from ..rules import captures_in_direction, legal_moves, step
+from ..rules import captures_in_direction, legal_moves
 from ..rules.bombing import blast_cells
+from ..rules.building import captured_cells
 from ..state import BOMB, BUILD, OVER, GameState, Move
 from .codec import JSONObject, state_from_json
+from .generated import move_uses_transition, without_transitions
 
 
 def _bucket(value: int, bounds: Sequence[int]) -> str:
@@ -74,31 +75,13 @@ def special_class(state: GameState, x: int, y: int, special: int) -> str:
     return "bad"
 
 
-def _line_shape(state: GameState, player: int, move: Move) -> Tuple[int, int, bool, bool]:
-    """(capturing directions, captured cells, any line through a transition, a cell collected
-    twice) for the move of `player`."""
-    directions = 0
-    cells: List[Tuple[int, int]] = []
-    through = False
-    twice = False
-    exits = state.map.exits
-    for direction in range(8):
-        line = captures_in_direction(state, player, move.x, move.y, direction)
-        if not line:
-            continue
-        directions += 1
-        twice = twice or len(set(line)) < len(line)
-        cells.extend(line)
-        x, y, heading = move.x, move.y, direction
-        for _ in range(len(line) + 1):
-            if (x, y, heading) in exits:
-                through = True
-                break
-            position = step(state, x, y, heading)
-            if position is None:
-                break
-            x, y, heading = position
-    return directions, len(set(cells)), through, twice
+def _line_shape(state: GameState, player: int, move: Move) -> Tuple[int, int, bool]:
+    """(capturing directions, captured cells, a cell collected twice) for the move of
+    `player`."""
+    lines = [captures_in_direction(state, player, move.x, move.y, d) for d in range(8)]
+    lines = [line for line in lines if line]
+    twice = any(len(set(line)) < len(line) for line in lines)
+    return len(lines), len(captured_cells(state, player, move.x, move.y)), twice
 
 
 def _turn_outcome(before: GameState, after: JSONObject, mover: Optional[int]) -> str:
@@ -144,22 +127,16 @@ def _apply_situation(case: JSONObject) -> str:
             special_class(state, move.x, move.y, move.special) != "0", shape, through,
             _turn_outcome(state, after, mover))
     player = mover or 1
-    directions, captured, through, twice = _line_shape(state, player, move)
+    directions, captured, twice = _line_shape(state, player, move)
+    through = move_uses_transition(state, move)
     involved_dq = any(
         state.cell(x, y) in PLAYER_STONES and int(state.cell(x, y)) in state.disqualified
-        for x, y in _captured_cells(state, player, move))
+        for x, y in captured_cells(state, player, move.x, move.y))
     return "move|n-%s|%s|%s|dirs-%s|cells-%s|through-%d|twice-%d|dq-%d|%s" % (
         _bucket(state.players, (2, 3, 4)), target_class(state, move.x, move.y, player),
         special_class(state, move.x, move.y, move.special), _bucket(directions, (1, 2, 3)),
         _bucket(captured, (0, 1, 3, 7)), through, twice, involved_dq,
         _turn_outcome(state, after, mover))
-
-
-def _captured_cells(state: GameState, player: int, move: Move) -> List[Tuple[int, int]]:
-    cells: List[Tuple[int, int]] = []
-    for direction in range(8):
-        cells.extend(captures_in_direction(state, player, move.x, move.y, direction))
-    return cells
 
 
 def _illegal_situation(case: JSONObject) -> str:
@@ -189,17 +166,13 @@ def _legal_situation(case: JSONObject) -> str:
         return "legal|%s|holes-%d|count-%s" % (state.phase, holes, _bucket(len(moves), (0, 1)))
     player = state.to_move or 1
     kinds = sorted({target_class(state, m[0], m[1], player) for m in moves})
-    plain = [m for m in legal_moves(_without_transitions(state))]
+    plain = [m for m in legal_moves(without_transitions(state))]
     through = len(plain) != len(moves)
     return "legal|build|n-%s|targets-%s|overrides-%d|through-%d|dq-%d|count-%s" % (
         _bucket(state.players, (2, 3, 4)), ",".join(kinds),
         state.overrides[player - 1] > 0, through,
         any(c in PLAYER_STONES and int(c) in state.disqualified for c in state.board),
         _bucket(len(moves), (0, 1, 4, 16)))
-
-
-def _without_transitions(state: GameState) -> GameState:
-    return replace(state, map=replace(state.map, transitions=()))
 
 
 def _game_situation(case: JSONObject) -> str:
