@@ -11,7 +11,10 @@ that does not exist.
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import json
+import functools
 import re
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple
@@ -26,7 +29,7 @@ RULES_PACKAGE = ROOT / "reversi_ref" / "rules"
 # The user docs whose relative links must resolve (files another owner adds are checked when
 # they are listed here).
 LINKED_DOCS = ("README.md", "docs/rules.md", "docs/strength.md", "docs/speed.md",
-               "docs/soak.md", "specs/README.md")
+               "docs/soak.md", "specs/README.md", "CHANGELOG.md")
 
 _FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
 _LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
@@ -61,6 +64,7 @@ def github_slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
+@functools.lru_cache(maxsize=None)
 def anchors(markdown: str) -> Set[str]:
     """Every heading anchor of a Markdown text, duplicates numbered as GitHub does."""
     seen: Dict[str, int] = {}
@@ -96,6 +100,7 @@ def rule_rows() -> List[Row]:
         "docs/rules.md"))]
 
 
+@functools.lru_cache(maxsize=None)
 def defined_names(path: Path) -> Dict[str, Set[str]]:
     """Top-level names of a module, each with the names defined in its body (for a class)."""
     names: Dict[str, Set[str]] = {}
@@ -327,3 +332,18 @@ def test_slugs_as_github_makes_them() -> None:
     assert github_slug("A move's effect") == "a-moves-effect"
     assert github_slug("`conform` options") == "conform-options"
     assert anchors("# A\n## A\n```\n# not a heading\n```\n") == {"a", "a-1"}
+
+
+# --------------------------------------------------------------------------- README examples
+
+
+def test_readme_python_examples_run() -> None:
+    """Every Python example of the README runs, and the rule example prints the rule it names."""
+    blocks = re.findall(r"^```python\n(.*?)^```", _text("README.md"), re.M | re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), {})
+        for expected in re.findall(r"print\(error\.rule\)\s*# (.+)", block):
+            assert expected.strip() in out.getvalue()
