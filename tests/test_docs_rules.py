@@ -347,3 +347,18 @@ def test_readme_python_examples_run() -> None:
             exec(compile(block, "README.md", "exec"), {})
         for expected in re.findall(r"print\(error\.rule\)\s*# (.+)", block):
             assert expected.strip() in out.getvalue()
+
+
+def test_readme_shows_what_print_state_prints() -> None:
+    """The board the README says `print(state)` shows is what it prints (once `GameState` has
+    its own text form)."""
+    from reversi_ref import GameState, parse_map
+
+    if "__str__" not in vars(GameState):
+        pytest.skip("GameState has no text form of its own here")
+    readme = _text("README.md")
+    shown = re.search(r"The first `print` shows:\n\n```\n(.*?)```", readme, re.S)
+    source = re.search(r'rr\.parse_map\("([^"]*)"\)', readme)
+    assert shown is not None and source is not None
+    text = source.group(1).encode().decode("unicode_escape")
+    assert str(parse_map(text)).rstrip("\n") == shown.group(1).rstrip("\n")
