@@ -362,3 +362,61 @@ def test_readme_shows_what_print_state_prints() -> None:
     assert shown is not None and source is not None
     text = source.group(1).encode().decode("unicode_escape")
     assert str(parse_map(text)).rstrip("\n") == shown.group(1).rstrip("\n")
+
+
+# --------------------------------------------------------------------------- worked examples
+
+
+def _board_shown(rows: List[str]) -> bool:
+    """Whether docs/rules.md shows these rows as a board, each after its row number."""
+    text = _text("docs/rules.md")
+    return all(("%d  %s" % (y, row)) in text for y, row in enumerate(rows))
+
+
+EXAMPLES = [
+    # (what, map text, moves, board before, board after, how the page shows the result: as a
+    # board, or as this text), worked by hand.
+    ("RULES.md 2: a transition jumps the hole", "2\n0\n0 0\n1 4\n0 2 - 1\n1 0 2 <-> 3 0 6\n",
+     [(0, 0, 0)], ["0 2 - 1"], ["1 1 - 1"], "the row becomes `1 1 - 1`"),
+    ("RULES.md 3: two lines captured, the third not", "2\n1\n0 0\n3 5\n0 2 2 2 1\n2 2 0 1 0\n"
+     "1 0 0 0 0\n", [(0, 0, 0)], ["0 2 2 2 1", "2 2 0 1 0", "1 0 0 0 0"],
+     ["1 1 1 1 1", "1 2 0 1 0", "1 0 0 0 0"], None),
+    ("RULES.md 3 (choice): capture, then swap", "2\n0\n0 0\n2 3\nc 2 1\n2 0 0\n", [(0, 0, 2)],
+     ["c 2 1", "2 0 0"], ["2 2 2", "1 0 0"], None),
+    ("RULES.md 4: player 1 moves twice", "3\n0\n0 0\n1 6\n0 2 1 0 3 1\n", [(0, 0, 0)],
+     ["0 2 1 0 3 1"], ["1 1 1 0 3 1"], "the row is `1 1 1 0 3 1`"),
+    ("RULES.md 5: a wall of holes shields", "2\n0\n1 2\n3 5\n0 0 - 0 0\n0 1 - 2 0\n0 0 - 0 0\n",
+     [(1, 1, 0)], ["0 0 - 0 0", "0 1 - 2 0", "0 0 - 0 0"],
+     ["- - - 0 0", "- - - 2 0", "- - - 0 0"], None),
+]
+
+
+@pytest.mark.parametrize("what,text,moves,before,after,after_text", EXAMPLES,
+                         ids=[e[0] for e in EXAMPLES])
+def test_worked_examples(what: str, text: str, moves: List[Tuple[int, int, int]],
+                         before: List[str], after: List[str], after_text: Optional[str]) -> None:
+    """The worked examples of docs/rules.md: the page shows the boards, and the rules agree
+    with the hand-worked result (player 1 moves)."""
+    from reversi_ref import Move, parse_map, play
+
+    state = parse_map(text)
+    assert state.rows() == before
+    for x, y, special in moves:
+        assert state.to_move == 1
+        state = play(state, Move(x, y, special))
+    assert state.rows() == after
+    assert _board_shown(before)
+    if after_text is None:
+        assert _board_shown(after)
+    else:
+        assert after_text in " ".join(_text("docs/rules.md").split())
+
+
+def test_worked_turn_example_moves_player_one_again() -> None:
+    """RULES.md 4, the example: after player 1's first move, players 2 and 3 cannot move, so
+    player 1 is asked again and plays (3, 0)."""
+    from reversi_ref import Move, legal_moves, parse_map, play
+
+    state = play(parse_map("3\n0\n0 0\n1 6\n0 2 1 0 3 1\n"), Move(0, 0))
+    assert state.to_move == 1 and legal_moves(state) == [Move(3, 0)]
+    assert play(state, Move(3, 0)).rows() == ["1 1 1 1 1 1"]
