@@ -1,8 +1,10 @@
 """The rules of ReversiXT as a readable, executable specification.
 
-Modules follow RULES.md: `walking` (2), `building` (3), `turns` (4), `bombing` (5),
-`disqualification` (6), `scoring` (7), and `game`, which ties them into `play`.  Nothing here is
-tuned for speed; the fast engine in `reversi_ref.engine` is checked against this code.
+The rules text is docs/rules.md, in sections numbered as the project's rules reference; a
+docstring or an error message citing `RULES.md 3` means its section 3.  Modules follow the
+sections: `walking` (2), `building` (3), `turns` (4), `bombing` (5), `disqualification` (6),
+`scoring` (7), and `game`, which ties them into `play` (docs/rules.md#the-whole-game).  Nothing
+here is tuned for speed; the fast engine in `reversi_ref.engine` is checked against this code.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""RULES.md 5: the bombing phase: targets and the blast."""
+"""RULES.md 5: the bombing phase: targets and the blast.
+
+Rules text: docs/rules.md#5-the-bombing-phase.
+"""
 
 from __future__ import annotations
 

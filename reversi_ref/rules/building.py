@@ -1,4 +1,7 @@
-"""RULES.md 3: the building phase: capture lines, legal moves and a move's effect."""
+"""RULES.md 3: the building phase: capture lines, legal moves and a move's effect.
+
+Rules text: docs/rules.md#3-the-building-phase.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""RULES.md 6: disqualification."""
+"""RULES.md 6: disqualification.
+
+Rules text: docs/rules.md#6-disqualification.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """The game as a whole: the initial state, the legal moves and `play`, which ties RULES.md 3-6
-together into one transition function."""
+together into one transition function.
+
+Rules text: docs/rules.md#the-whole-game.
+"""
 
 from __future__ import annotations
 

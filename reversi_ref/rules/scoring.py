@@ -1,4 +1,7 @@
-"""RULES.md 7: scores and ranking."""
+"""RULES.md 7: scores and ranking.
+
+Rules text: docs/rules.md#7-scores-and-ranking.
+"""
 
 from __future__ import annotations
 

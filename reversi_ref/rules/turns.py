@@ -1,4 +1,7 @@
-"""RULES.md 4: turn order, skipping, the start of the game and the end of phase 1."""
+"""RULES.md 4: turn order, skipping, the start of the game and the end of phase 1.
+
+Rules text: docs/rules.md#4-turn-order-and-the-end-of-the-building-phase.
+"""
 
 from __future__ import annotations
 

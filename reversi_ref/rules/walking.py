@@ -1,4 +1,7 @@
-"""RULES.md 2: walking the board, one step at a time, through transitions."""
+"""RULES.md 2: walking the board, one step at a time, through transitions.
+
+Rules text: docs/rules.md#2-walking-the-board.
+"""
 
 from __future__ import annotations
 
