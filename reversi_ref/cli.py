@@ -19,7 +19,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Sequence
 
 from . import __version__
 from .errors import ReversiError
@@ -81,6 +81,19 @@ def positive_float(text: str) -> float:
 
 
 PORT = int_range(0, 65535)
+
+
+def name_list(choices: Sequence[str], what: str, plural: str = "") -> Callable[[str], str]:
+    """An argparse type: one or more of `choices`, separated by commas (returned as given)."""
+    def parse(text: str) -> str:
+        unknown = [name for name in text.split(",") if name and name not in choices]
+        if unknown or not text.strip(","):
+            raise argparse.ArgumentTypeError("unknown %s %s; %s are: %s" % (
+                what, ", ".join(repr(name) for name in unknown) or repr(text),
+                plural or what + "s", ", ".join(choices)))
+        return text
+    parse.__name__ = what
+    return parse
 
 
 def output_file(text: str) -> str:

@@ -487,8 +487,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("map", nargs="?", default=DEFAULT_MAP, metavar="MAP",
                         help="map file, or a bundled map's name (`reversi-ref maps` lists "
                              "them; default: %s)" % DEFAULT_MAP)
-    parser.add_argument("--players", type=player_registry.player_names, default=["greedy", "random"],
-                        metavar="A,B,...",
+    parser.add_argument("--players", type=player_registry.player_names,
+                        default=["greedy", "random"], metavar="A,B,...",
                         help="comma-separated player names, cycled over the map's seats "
                              "(known: %s; default: greedy,random)"
                              % ", ".join(player_registry.names()))
