@@ -45,7 +45,8 @@ from .cli import UsageError, int_range, output_file
 from .client import move_budget_ms
 from .engine import Engine
 from .mapfile import read_map
-from .match import DEFAULT_TIME_MS, describe_time_control, pypy_note, time_control
+from .match import (DEFAULT_TIME_MS, SPARSE_PROGRESS_SECONDS, describe_time_control, pypy_note,
+                    time_control)
 from .search.config import config_from_dict
 from .state import Move
 
@@ -379,14 +380,22 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
     """Play all games, `jobs` at a time (1: in this process); records in game order."""
     records: List[Dict[str, Any]] = []
     started = time.monotonic()
+    # On a terminal the bar is redrawn in place; in a log, a line now and then and at the end.
+    tty = progress is not None and hasattr(progress, "isatty") and progress.isatty()
+    last = [started]
 
     def show() -> None:
         if progress is not None:
             done = len(records)
             total = len(specs)
+            now = time.monotonic()
+            if not tty and done < total and now - last[0] < SPARSE_PROGRESS_SECONDS:
+                return
+            last[0] = now
             filled = 30 * done // total if total else 30
-            progress.write("\rtournament [%s%s] %d/%d games, %.0f s" % (
-                "#" * filled, "-" * (30 - filled), done, total, time.monotonic() - started))
+            progress.write("%stournament [%s%s] %d/%d games, %.0f s%s" % (
+                "\r" if tty else "", "#" * filled, "-" * (30 - filled), done, total,
+                now - started, "" if tty else "\n"))
             progress.flush()
 
     show()
@@ -401,7 +410,7 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
             for record in pool.imap_unordered(play_game, specs):
                 records.append(record)
                 show()
-    if progress is not None:
+    if progress is not None and tty:
         progress.write("\n")
         progress.flush()
     records.sort(key=lambda r: int(r["game"]))
