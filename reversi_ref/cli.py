@@ -27,6 +27,7 @@ from .errors import ReversiError
 # Modules that add subcommands, in the order `--help` lists them.
 SUBCOMMAND_MODULES = (
     "reversi_ref.match",
+    "reversi_ref.bundled",
     "reversi_ref.referee",
     "reversi_ref.client",
     "reversi_ref.tournament",
@@ -37,7 +38,6 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.bench",
     "reversi_ref.maplint",
     "reversi_ref.mapfuzz",
-    "reversi_ref.bundled",
 )
 
 

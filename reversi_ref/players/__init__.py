@@ -34,11 +34,9 @@ def names() -> List[str]:
 
 def player_name(text: str) -> str:
     """An argparse type: the name of a registered player."""
-    return player_names(text)[0] if "," not in text else _reject_list(text)
-
-
-def _reject_list(text: str) -> str:
-    raise argparse.ArgumentTypeError("one player name, got %r" % text)
+    if "," in text:
+        raise argparse.ArgumentTypeError("one player name, got %r" % text)
+    return player_names(text)[0]
 
 
 def player_names(text: str) -> List[str]:
