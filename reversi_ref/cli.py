@@ -96,12 +96,17 @@ def name_list(choices: Sequence[str], what: str, plural: str = "") -> Callable[[
     return parse
 
 
+def output_file_or_stdout(text: str) -> str:
+    """An argparse type: `-` (standard output) or an `output_file`."""
+    return text if text == "-" else output_file(text)
+
+
 def output_file(text: str) -> str:
     """An argparse type: a file we may write, checked before any work starts (its directory
-    exists and is writable; it is not a directory; if it exists, it is writable).  `-` (standard
-    output) passes."""
+    exists and is writable; it is not a directory; if it exists, it is writable)."""
     if text == "-":
-        return text
+        raise argparse.ArgumentTypeError("give a file name: this output cannot go to standard "
+                                         "output")
     path = Path(text)
     directory = path.parent
     if not text or path.is_dir():

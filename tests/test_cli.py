@@ -285,6 +285,14 @@ def test_output_paths_are_checked_before_any_work(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out == ""
 
 
+def test_standard_output_only_where_it_makes_sense(capsys: pytest.CaptureFixture[str]) -> None:
+    """`-o -` writes the SVG to standard output; `--trace -` is refused, not a file named -."""
+    assert main(["render", "tiny3x3", "-o", "-"]) == 0
+    assert capsys.readouterr().out.startswith("<svg")
+    err = usage_error(capsys, ["play", "tiny3x3", "--trace", "-"])
+    assert "argument --trace: give a file name" in err
+
+
 def test_an_output_path_that_is_a_directory_is_refused(capsys: pytest.CaptureFixture[str],
                                                        tmp_path: Path) -> None:
     """`--trace DIR`: a usage error, not a game lost at the end."""

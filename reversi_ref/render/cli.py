@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 from ..bundled import load_map_argument
-from ..cli import output_file
+from ..cli import output_file_or_stdout
 from ..errors import MapError
 from ..mapfile import decode_map_bytes, read_map
 from ..rules import initial_state
@@ -148,7 +148,7 @@ def register(subparsers: Any) -> None:
                     "legal positions and the last move with its captures.")
     _add_input(render, "MAP|TRACE")
     _add_move(render)
-    render.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,
+    render.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file_or_stdout,
                         help="the SVG file to write (- for standard output)")
     render.add_argument("--no-coordinates", action="store_true",
                         help="leave out the row and column numbers")
@@ -163,6 +163,6 @@ def register(subparsers: Any) -> None:
         description="Write one HTML file (inline SVG and a little JavaScript, no network) that "
                     "steps through the game with the arrow keys, Home/End and a slider.")
     _add_input(replay, "TRACE")
-    replay.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file,
+    replay.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file_or_stdout,
                         help="the HTML file to write (- for standard output)")
     replay.set_defaults(func=run_replay)
