@@ -30,10 +30,12 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .bundled import bundled_map_bytes, load_map_argument
+from .cli import int_range, output_file, positive_float
 from .engine import Engine
 from .errors import ReversiError
 from .geometry import Map
-from .mapfile import read_map, read_map_file
+from .mapfile import read_map
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MAPS = ("othello8x8.map", "labyrinth50x50.map", "octagon8p.map")
@@ -57,12 +59,12 @@ def interpreter_name() -> str:
 
 
 def load_maps(paths: Sequence[str]) -> List[Tuple[str, Map]]:
-    """The maps to measure: the given files, or the default ones."""
+    """The maps to measure: the given files or bundled maps' names, or the default ones."""
     if paths:
-        return [(Path(p).stem, read_map_file(p)) for p in paths]
-    maps_dir = PACKAGE_ROOT / "maps"
-    found = [(Path(name).stem, read_map_file(maps_dir / name)) for name in DEFAULT_MAPS
-             if (maps_dir / name).is_file()]
+        return [(Path(source.label).stem, game_map)
+                for source, game_map in map(load_map_argument, paths)]
+    found = [(Path(name).stem, load_map_argument(name)[1]) for name in DEFAULT_MAPS
+             if bundled_map_bytes(name) is not None]
     return found or [("othello8x8", read_map(OTHELLO_TEXT))]
 
 
@@ -323,18 +325,19 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "bench", help="engine speed: perft leaves/s, move generation, make/unmake",
         description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--map", action="append", metavar="FILE",
-                        help="a map to measure (repeat for several; default: othello8x8, "
-                             "labyrinth50x50 and octagon8p from maps/)")
+    parser.add_argument("--map", action="append", metavar="MAP",
+                        help="a map file or bundled map's name to measure (repeat for "
+                             "several; default: othello8x8, labyrinth50x50 and octagon8p)")
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
                              "depth taking at least --min-time)")
-    parser.add_argument("--runs", type=int, default=5,
+    parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
-    parser.add_argument("--min-time", type=float, default=1.0, metavar="SECONDS",
+    parser.add_argument("--min-time", type=positive_float, default=1.0, metavar="SECONDS",
                         help="time per perft run that picks the depth, and the time spent on "
                              "each move-generation figure (default 1.0)")
     parser.add_argument("--compare", action="store_true",
                         help="run under CPython and PyPy in subprocesses and compare")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--json", type=output_file, metavar="FILE",
+                        help="also write the figures as JSON")
     parser.set_defaults(func=run)

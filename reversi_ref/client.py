@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Any, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
+from .cli import UsageError, int_range, positive_float
 from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
 from .mapfile import decode_map_bytes, read_map
 from .players import Player
@@ -71,6 +72,15 @@ def parse_server(text: str) -> Tuple[str, int]:
     return host, int(port)
 
 
+def server_address(text: str) -> Tuple[str, int]:
+    """An argparse type: HOST:PORT with a port from 1 to 65535."""
+    try:
+        return parse_server(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be HOST:PORT with a port from 1 to 65535, "
+                                         "got %r" % text) from None
+
+
 class Client:
     """One game on a server: the connection, the tracked state and our player."""
 
@@ -90,6 +100,9 @@ class Client:
         self.me = 0
         self.last_mover = 0
         self.moves_played = 0
+        # Move requests the game has answered so far, everybody's (announcements, and the
+        # disqualifications that answer a request): our log numbers moves as the referee does.
+        self.game_moves = 0
         self.warnings = 0
         self.history: List[Message] = []
 
@@ -107,8 +120,17 @@ class Client:
     # -- the connection
 
     def connect(self, host: str, port: int) -> None:
-        """Connect to the server and send our group number."""
-        self.sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
+        """Connect to the server and send our group number (ConnectionLost naming the
+        address when it cannot be reached)."""
+        try:
+            self.sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
+        except socket.timeout:
+            raise ConnectionLost("cannot connect to %s:%d: no answer within %g s"
+                                 % (host, port, CONNECT_TIMEOUT)) from None
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ConnectionLost("cannot connect to %s:%d: %s"
+                                 % (host, port, reason[:1].lower() + reason[1:])) from None
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.send(Group(self.group))
 
@@ -249,6 +271,7 @@ class Client:
                 raise ProtocolError("disqualification of player %d in a %d-player game"
                                     % (message.player, state.players))
             self.state = disqualify(state, message.player)
+            self.game_moves += 1
             self.log("player %d disqualified%s" % (
                 message.player, " (that is us)" if message.player == self.me else ""))
         elif isinstance(message, EndOfPhase1):
@@ -286,7 +309,7 @@ class Client:
         pondered = ", pondered to depth %d" % self.ponder_depth if self.ponder_depth else ""
         self.ponder_depth = 0
         self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s%s)"
-                 % (self.moves_played, move.x, move.y, special, info.depth, info.nodes,
+                 % (self.game_moves + 1, move.x, move.y, special, info.depth, info.nodes,
                     round(used), bank, pondered))
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
@@ -313,6 +336,7 @@ class Client:
             state = replace(state, to_move=announced.player,
                             phase=BUILD if state.phase == OVER else state.phase)
         self.last_mover = announced.player
+        self.game_moves += 1
         try:
             self.state = play(state, move)
         except IllegalMoveError as error:
@@ -345,20 +369,19 @@ class Client:
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
-    try:
-        host, port = parse_server(args.server)
-        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-        if args.weights is None:
-            player = player_registry.get(args.player, seed)
-        else:
+    host, port = args.server
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    if args.weights is None:
+        player = player_registry.get(args.player, seed)
+    else:
+        try:
             player = player_registry.tuned(
-                args.player, player_registry.read_weights(args.weights, "--weights"), seed)
-    except ValueError as error:
-        print("reversi-ref client: %s" % error, file=sys.stderr)
-        return 1
-    if not 0 <= args.group <= 255:
-        print("reversi-ref client: --group must be 0..255", file=sys.stderr)
-        return 1
+                args.player, player_registry.read_weights(args.weights, "argument --weights"),
+                seed)
+        except ValueError as error:
+            text = str(error)
+            raise UsageError(text if text.startswith("argument") else
+                             "argument --weights: %s" % text) from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
     try:
         state = client.run(host, port)
@@ -389,11 +412,13 @@ def register(subparsers: Any) -> None:
         "client", help="play a game on a server speaking the official protocol",
         description="Connect to a ReversiXT server (the official one or reversi-ref serve) "
                     "and play one whole game.")
-    parser.add_argument("--server", default="127.0.0.1:7777", metavar="HOST:PORT",
+    parser.add_argument("--server", type=server_address, default=("127.0.0.1", 7777),
+                        metavar="HOST:PORT",
                         help="the server (default 127.0.0.1:7777)")
-    parser.add_argument("--group", type=int, default=1, metavar="N",
+    parser.add_argument("--group", type=int_range(0, 255), default=1, metavar="N",
                         help="group number sent to the server (default 1; 99 = human)")
-    parser.add_argument("--player", default="search", metavar="NAME",
+    parser.add_argument("--player", type=player_registry.player_name, default="search",
+                        metavar="NAME",
                         help="player (known: %s; default search, the strongest)"
                              % ", ".join(player_registry.names()))
     parser.add_argument("--seed", type=int, default=None,
@@ -402,7 +427,7 @@ def register(subparsers: Any) -> None:
                         help="evaluation weights changed from the defaults, as a JSON object "
                              "(inline or @FILE), for %s; e.g. '{\"material\": [60, 100]}'"
                              % ", ".join(player_registry.TUNABLE))
-    parser.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive_float, default=3600.0, metavar="SECONDS",
                         help="give up when the server sends nothing for this long "
                              "(default 3600)")
     parser.add_argument("--no-ponder", action="store_true",

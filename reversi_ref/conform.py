@@ -26,10 +26,11 @@ from collections import deque
 from pathlib import Path
 from typing import IO, Any, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, TextIO
 
+from .cli import int_range, name_list, output_file, positive_float
 from .specs.casebook import AREAS, BASES, GENERATED, STRICT
 from .specs.codec import JSONObject, SpecError, dumps
 from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, rule_line, show_case
-from .specs.oracle import request_of_case
+from .specs.oracle import CASE_KINDS, request_of_case
 from .specs.suite import default_specs_dir, load_suite
 
 DEFAULT_TIMEOUT = 30.0
@@ -335,16 +336,13 @@ def write_junit(results: Sequence[Result], path: Path, engine_command: str) -> N
 
 def _selected(args: argparse.Namespace) -> List[JSONObject]:
     directory = Path(args.specs) if args.specs else default_specs_dir()
+    if not (directory / "index.json").is_file():
+        # An installed package has no suite: it is the specs/ directory of a clone.
+        raise SpecError("no golden suite at %s (index.json missing): run conform from the "
+                        "root of a reversi-ref clone, whose specs/ holds the suite, or give "
+                        "--specs DIR" % directory)
     areas = _split(args.area)
-    unknown = [a for a in areas if a not in AREAS]
-    if unknown:
-        raise SpecError("unknown area %s; areas are: %s" % (", ".join(unknown),
-                                                            ", ".join(AREAS)))
     bases, exclude_bases = _split(args.basis), _split(args.exclude_basis)
-    unknown = [b for b in bases + exclude_bases if b not in BASES]
-    if unknown:
-        raise SpecError("unknown basis %s; bases are: %s" % (", ".join(unknown),
-                                                             ", ".join(BASES)))
     cases = load_suite(directory, areas or None)
     return select_cases(cases, areas, _split(args.case), _split(args.kind), bases,
                         exclude_bases, _split(args.rule))
@@ -422,27 +420,31 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--engine", metavar="COMMAND",
                         help="shell command that starts the engine's adapter")
     parser.add_argument("--specs", metavar="DIR", help="suite directory (default: specs/)")
-    parser.add_argument("--area", action="append", metavar="AREA",
+    parser.add_argument("--area", action="append", metavar="AREA", type=name_list(AREAS, "area"),
                         help="only these rule areas (repeat or separate with commas)")
     parser.add_argument("--case", action="append", metavar="ID",
                         help="only these case ids or globs, e.g. 'captures/*' (repeatable)")
     parser.add_argument("--kind", action="append", metavar="KIND",
+                        type=name_list(CASE_KINDS, "kind"),
                         help="only these query kinds: legal_moves, apply, illegal, perft, "
                              "game, map_load, map_reject")
     parser.add_argument("--basis", action="append", metavar="BASIS",
+                        type=name_list(BASES, "basis", "bases"),
                         help="only cases with these bases: server, hand, generated, strict "
                              "(default: all but strict)")
     parser.add_argument("--exclude-basis", action="append", metavar="BASIS",
+                        type=name_list(BASES, "basis", "bases"),
                         help="leave out cases with these bases (repeatable)")
     parser.add_argument("--rule", action="append", metavar="GLOB",
                         help="only these rule ids or globs, e.g. '3.*' or '5.blast' "
                              "(specs/README.md lists them)")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
-    parser.add_argument("--junit", metavar="FILE", help="write JUnit XML results to FILE")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+    parser.add_argument("--junit", type=output_file, metavar="FILE",
+                        help="write JUnit XML results to FILE")
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
                         help="seconds per case before the engine is killed (default %g)"
                              % DEFAULT_TIMEOUT)
-    parser.add_argument("--max-diffs", type=int, default=DEFAULT_MAX_DIFFS, metavar="N",
+    parser.add_argument("--max-diffs", type=int_range(0), default=DEFAULT_MAX_DIFFS, metavar="N",
                         help="print full diffs for the first N failures, then ids only "
                              "(default %d)" % DEFAULT_MAX_DIFFS)
     parser.add_argument("--require-all", action="store_true",

@@ -22,12 +22,12 @@ Warnings, each with the line and column of the token concerned:
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any, List, Set
 
+from .bundled import find_map
 from .errors import MapError
 from .geometry import EXPANSION, HOLE, PLAYER_STONES
-from .mapfile import MapNote, decode_map_bytes, read_map_notes, tokenize
+from .mapfile import MapNote, read_map_notes, tokenize
 from .rules import initial_state
 from .rules.building import has_building_move
 from .rules.walking import step
@@ -92,8 +92,8 @@ def lint_notes(text: str) -> List[MapNote]:
 
 def run(args: argparse.Namespace) -> int:
     """The `lint` subcommand."""
-    path = str(args.map)
-    text = decode_map_bytes(Path(path).read_bytes())
+    source = find_map(args.map)
+    path, text = source.label, source.text
     try:
         notes = lint_notes(text)
     except MapError as error:
@@ -114,7 +114,8 @@ def register(subparsers: Any) -> None:
                     "the server would reject it; otherwise print warnings (non-canonical "
                     "numbers, self-joins repeated or replaced, unreachable cells, players "
                     "without a first move) and exit 0.")
-    parser.add_argument("map", metavar="MAP", help="map file")
+    parser.add_argument("map", metavar="MAP",
+                        help="map file, or a bundled map's name (`reversi-ref maps`)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
     parser.set_defaults(func=run)
 

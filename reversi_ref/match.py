@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from . import players as player_registry
-from .errors import IllegalMoveError, MapError
+from .bundled import DEFAULT_MAP, load_map_argument
+from .cli import int_range, output_file
+from .client import move_budget_ms
+from .errors import IllegalMoveError
 from .geometry import Cell
-from .mapfile import decode_map_bytes, read_map
 from .protocol import (Disqualification, EndOfGame, EndOfPhase1, Message,
                        MoveAnnouncement)
 from .render.text import render_text, use_color
@@ -31,7 +35,6 @@ from .rules import (blast_cells, captured_cells, disqualify, initial_state, lega
 from .state import BOMB, BUILD, OVER, GameState, Move
 
 TRACE_FORMAT = "reversi-ref-trace-1"
-DEFAULT_MAP_NAME = "default.map"
 
 # --------------------------------------------------------------------------- text output
 
@@ -89,6 +92,10 @@ class Game:
         self.out = out
         self.quiet = quiet
         self.color = color
+        # When quiet, still print the last board before the final scores (`play`'s default).
+        self.final_board = False
+        # A progress line on the terminal, cleared before anything else is printed.
+        self.progress: Optional[Progress] = None
         # What the last move did, for highlighting it on the printed board.
         self.last_move: Optional[Move] = None
         self.changed: List[Cell] = []
@@ -112,12 +119,16 @@ class Game:
     def say(self, line: str = "", always: bool = False) -> None:
         """Print `line` unless quiet (or `always`)."""
         if self.out is not None and (always or not self.quiet):
+            if self.progress is not None:
+                self.progress.clear()
             print(line, file=self.out)
             self.out.flush()
 
     def show_board(self, marks: Sequence[Cell]) -> None:
         """Print the board with `marks` (unless quiet)."""
         if self.out is not None and not self.quiet:
+            if self.progress is not None:
+                self.progress.clear()
             print(render_text(self.state, self.last_move, self.changed, marks, self.color,
                               self.blasted), file=self.out)
 
@@ -179,7 +190,7 @@ class Game:
         used = "" if time_used_ms is None else " in %d ms" % round(time_used_ms)
         special = " special %d" % move.special if move.special else ""
         self.say("move %d: player %d plays (%d, %d)%s%s"
-                 % (entry["move"], player, move.x, move.y, special, used))
+                 % (entry["move"] + 1, player, move.x, move.y, special, used))
         self.show_board(valid)
         # RULES.md 8: a bomb is announced with special 0, whatever byte came with it.
         announced = move.special if before_phase == BUILD else 0
@@ -213,7 +224,7 @@ class Game:
         self.trace["disqualifications"].append(
             {"player": player, "reason": reason, "after_move": entry["move"]})
         self.reasons[player] = reason
-        self.say("move %d: player %d disqualified: %s" % (entry["move"], player, reason),
+        self.say("move %d: player %d disqualified: %s" % (entry["move"] + 1, player, reason),
                  always=True)
         messages: List[Message] = [Disqualification(player)]
         if len(self.state.active_players()) == 1:
@@ -267,6 +278,11 @@ class Game:
         return messages
 
     def _finish(self, last_move: Optional[int]) -> None:
+        if self.final_board and self.quiet and self.out is not None:
+            if self.progress is not None:
+                self.progress.clear()
+            print(render_text(self.state, self.last_move, self.changed, (), self.color,
+                              self.blasted), file=self.out)
         table = score_table(self.state)
         standings = ranking(self.state)
         self.trace["final"] = {
@@ -302,6 +318,50 @@ def ranking_lines(state: GameState) -> List[str]:
 
 # --------------------------------------------------------------------------- local matches
 
+# `play`'s time per move when neither --time-ms nor --depth is given: the search players are
+# strong at about a second a move, and a game on the default map stays under two minutes.
+DEFAULT_TIME_MS = 1000
+# Above this many cells CPython is slow enough that PyPy is worth a note.
+BIG_MAP_CELLS = 400
+# How often a progress line is written when standard error is not a terminal (seconds).
+SPARSE_PROGRESS_SECONDS = 15.0
+
+
+class Progress:
+    """A one-line progress report on standard error: rewritten in place on a terminal (at most
+    ten times a second), else a line now and then, so that logs stay short."""
+
+    def __init__(self, stream: TextIO, started: float) -> None:
+        self.stream = stream
+        self.tty = hasattr(stream, "isatty") and stream.isatty()
+        self.started = started
+        self.last = started
+        self.shown = False
+
+    def update(self, game: Game, now: float) -> None:
+        """Report the state of `game` (if it is time to)."""
+        interval = 0.1 if self.tty else SPARSE_PROGRESS_SECONDS
+        if now - self.last < interval:
+            return
+        self.last = now
+        state = game.state
+        text = "move %d, %s, player %s to move, %.0f s" % (
+            game.move_count, "building" if state.phase == BUILD else "bombing",
+            state.to_move, now - self.started)
+        if self.tty:
+            self.stream.write("\r\x1b[K" + text)
+            self.shown = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Remove the line from the terminal before other output."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
 
 def _as_move(value: object) -> Optional[Move]:
     """`value` as a Move if it is one (or a tuple of 2 or 3 ints), else None."""
@@ -311,43 +371,53 @@ def _as_move(value: object) -> Optional[Move]:
     return None
 
 
-def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1) -> Game:
-    """Play `game` to the end with in-process players; a player that raises or returns an
-    illegal move is disqualified and the game goes on."""
+def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1,
+              time_ms: int = 0) -> Game:
+    """Play `game` to the end with in-process players; a player that raises, returns an
+    illegal move or (with `time_ms`) overdraws its time bank is disqualified and the game goes
+    on.  Time as on the server (RULES.md 8): a seat's bank starts at `time_ms` and grows by
+    `time_ms` at every later request; 0 means no limit (the players search `depth` deep)."""
     for seat in seats.values():
         seat.prepare(game.state)
+    banks = {p: 0 for p in seats}
+    clock = time.monotonic
     game.start()
     while not game.is_over:
         player = game.mover()
+        seat = seats[player]
+        banks[player] += time_ms
+        bank = banks[player]
+        given = 0 if not time_ms else (bank if seat.manages_bank else move_budget_ms(bank))
+        started = clock()
         try:
-            choice: object = seats[player].choose(game.state, 0, depth)
+            choice: object = seat.choose(game.state, given, depth)
         except Exception as error:  # any failure of a player is its disqualification
-            game.fail("player raised %s: %s" % (type(error).__name__, error), 0, depth)
+            game.fail("player raised %s: %s" % (type(error).__name__, error), bank, depth,
+                      (clock() - started) * 1000.0)
             continue
+        elapsed = (clock() - started) * 1000.0
+        used = int(elapsed)  # whole milliseconds, as the server counts them
         move = _as_move(choice)
         if move is None:
-            game.fail("player returned %r, not a move" % (choice,), 0, depth)
+            game.fail("player returned %r, not a move" % (choice,), bank, depth, elapsed)
+        elif time_ms and used > bank:
+            game.fail("RULES.md 8: answer after the time bank ran out (%d ms used of a %d ms "
+                      "bank)" % (used, bank), bank, depth, elapsed, move)
         else:
-            game.answer(move, 0, depth)
+            banks[player] = bank - used
+            game.answer(move, bank, depth, elapsed)
+        if game.progress is not None:
+            game.progress.update(game, clock())
+    if game.progress is not None:
+        game.progress.clear()
     return game
 
 
-def default_map_path() -> Path:
-    """The bundled default map: maps/default.map beside the package (a source checkout), else
-    in the current directory."""
-    beside = Path(__file__).resolve().parent.parent / "maps" / DEFAULT_MAP_NAME
-    here = Path("maps") / DEFAULT_MAP_NAME
-    return here if not beside.is_file() and here.is_file() else beside
-
-
 def load_map(path: Path) -> Tuple[bytes, GameState]:
-    """The bytes of the map file at `path` and its initial state; MapError names the file."""
-    data = path.read_bytes()
-    try:
-        state = initial_state(read_map(decode_map_bytes(data)))
-    except MapError as error:
-        raise error.with_source(str(path)) from None
-    return data, state
+    """The bytes of the map at `path` (a file, or a bundled map's name) and its initial
+    state; MapError names the file, ReversiError says why it cannot be read."""
+    source, game_map = load_map_argument(str(path))
+    return source.data, initial_state(game_map)
 
 
 def seat_players(names: Sequence[str], count: int, seed: int) -> Dict[int, player_registry.Player]:
@@ -356,38 +426,50 @@ def seat_players(names: Sequence[str], count: int, seed: int) -> Dict[int, playe
             for p in range(1, count + 1)}
 
 
+def pypy_note(width: int, height: int, command: str) -> Optional[str]:
+    """A suggestion to use PyPy when this is CPython and the map is big, else None."""
+    if platform.python_implementation() != "CPython" or width * height <= BIG_MAP_CELLS:
+        return None
+    return ("note: a %dx%d map is slow under CPython; PyPy runs reversi-ref several times "
+            "faster: pypy3 -m reversi_ref %s ..." % (width, height, command))
+
+
+def time_control(time_ms: Optional[int], depth: Optional[int]) -> Tuple[int, int]:
+    """(time per move in ms, depth) from --time-ms and --depth: --depth alone means no time
+    limit; neither means DEFAULT_TIME_MS per move."""
+    if time_ms is None:
+        time_ms = 0 if depth is not None else DEFAULT_TIME_MS
+    return time_ms, depth if depth is not None else 1
+
+
+def describe_time_control(time_ms: int, depth: int) -> str:
+    """The time control in words, for the first line of the output."""
+    if time_ms:
+        return "%d ms per move (banked as on the server)" % time_ms
+    return "depth %d, no time limit" % depth
+
+
 def run_play(args: argparse.Namespace) -> int:
     """`reversi-ref play`: a whole local game between built-in players."""
     out: TextIO = sys.stdout
-    if args.map is None:
-        path = default_map_path()
-        if not path.is_file():
-            print("reversi-ref play: no default map: %s does not exist; give a map file"
-                  % path, file=sys.stderr)
-            return 1
-    else:
-        path = Path(args.map)
-    try:
-        data, state = load_map(path)
-    except MapError as error:
-        print("reversi-ref play: %s" % error, file=sys.stderr)
-        return 1
-    names = [name.strip() for name in args.players.split(",") if name.strip()]
-    if not names:
-        print("reversi-ref play: --players names no player", file=sys.stderr)
-        return 1
-    try:
-        seats = seat_players(names, state.players, args.seed)
-    except ValueError as error:
-        print("reversi-ref play: %s" % error, file=sys.stderr)
-        return 1
-    game = Game(state, decode_map_bytes(data), {p: 0 for p in seats}, out, args.quiet,
-                meta={"map": str(path), "seed": args.seed, "depth": args.depth,
-                      "players": {str(p): seats[p].name for p in seats}},
+    source, game_map = load_map_argument(args.map)
+    state = initial_state(game_map)
+    seats = seat_players(args.players, state.players, args.seed)
+    time_ms, depth = time_control(args.time_ms, args.depth)
+    game = Game(state, source.text, {p: 0 for p in seats}, out, not args.boards,
+                meta={"map": source.label, "seed": args.seed, "depth": depth,
+                      "time_ms": time_ms, "players": {str(p): seats[p].name for p in seats}},
                 color=use_color(out, args.color))
-    game.say("map %s; %s; seed %d" % (path, ", ".join(
-        "player %d: %s" % (p, seats[p].name) for p in sorted(seats)), args.seed))
-    run_match(game, seats, args.depth)
+    game.final_board = not args.quiet
+    note = pypy_note(state.width, state.height, "play")
+    if note is not None and not args.quiet:
+        print(note, file=sys.stderr)
+    game.say("map %s; %s; %s; seed %d" % (source.label, ", ".join(
+        "player %d: %s" % (p, seats[p].name) for p in sorted(seats)),
+        describe_time_control(time_ms, depth), args.seed), always=not args.quiet)
+    if not args.quiet and not args.boards:
+        game.progress = Progress(sys.stderr, time.monotonic())
+    run_match(game, seats, depth, time_ms)
     if args.trace:
         game.write_trace(args.trace)
     return 0
@@ -397,21 +479,35 @@ def register(subparsers: Any) -> None:
     """Add the `play` subcommand."""
     parser = subparsers.add_parser(
         "play", help="play a local game between built-in players",
-        description="Play a whole game in this process between built-in players, printing "
-                    "each board and the final ranking.")
-    parser.add_argument("map", nargs="?", metavar="MAP",
-                        help="map file (default: maps/%s)" % DEFAULT_MAP_NAME)
-    parser.add_argument("--players", default="greedy,random",
+        description="Play a whole game in this process between built-in players and print "
+                    "the final board and ranking (every move and board with --boards).  The "
+                    "search players get %d ms per move, banked as on the server; change it "
+                    "with --time-ms, or search a fixed depth with --depth (no time limit, "
+                    "reproducible)." % DEFAULT_TIME_MS)
+    parser.add_argument("map", nargs="?", default=DEFAULT_MAP, metavar="MAP",
+                        help="map file, or a bundled map's name (`reversi-ref maps` lists "
+                             "them; default: %s)" % DEFAULT_MAP)
+    parser.add_argument("--players", type=player_registry.player_names,
+                        default=["greedy", "random"], metavar="A,B,...",
                         help="comma-separated player names, cycled over the map's seats "
                              "(known: %s; default: greedy,random)"
                              % ", ".join(player_registry.names()))
     parser.add_argument("--seed", type=int, default=1,
                         help="seed for the random players (default 1)")
-    parser.add_argument("--depth", type=int, default=1,
-                        help="depth limit passed to the players (default 1)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="do not print the moves and boards, only disqualifications, "
-                             "scores and the final ranking")
-    parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
+    parser.add_argument("--time-ms", type=int_range(0), default=None, metavar="T",
+                        help="time per move in ms, banked as on the server: a player that "
+                             "overdraws its bank is disqualified (default %d; 0: no limit)"
+                             % DEFAULT_TIME_MS)
+    parser.add_argument("--depth", type=int_range(1), default=None, metavar="D",
+                        help="search D plies deep instead; without --time-ms this turns the "
+                             "time limit off, so the game is the same every run")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--boards", action="store_true",
+                       help="print every move and board (default: a progress line on "
+                            "standard error, then the final board and ranking)")
+    shown.add_argument("--quiet", action="store_true",
+                       help="print only disqualifications, scores and the final ranking")
+    parser.add_argument("--trace", type=output_file, metavar="FILE",
+                        help="write the JSON trace of the game")
     add_color_flags(parser)
     parser.set_defaults(func=run_play)

@@ -24,7 +24,10 @@ import time
 from pathlib import Path
 from typing import Any, List, NamedTuple, Optional, Tuple
 
+from .bundled import load_map_argument
+from .cli import UsageError, int_range
 from .errors import MapError, ReversiError
+from .geometry import Map
 from .mapfile import read_map_file
 from .rules import initial_state, legal_moves, play
 from .state import OVER, GameState, Move
@@ -229,6 +232,16 @@ def resolve_map_path(path: str, table_file: Optional[Path] = None) -> Path:
     return candidates[1]
 
 
+def read_table_map(path: str, table_file: Optional[Path] = None) -> Map:
+    """A table's map: the file `resolve_map_path` finds, else (an installed package has no
+    maps/ directory) the bundled map of that file name (`maps/default.map` -> `default`)."""
+    found = resolve_map_path(path, table_file)
+    if not found.exists() and Path(path).parent.name == "maps":
+        _, game_map = load_map_argument(Path(path).name)
+        return game_map
+    return read_map_file(found)
+
+
 # --------------------------------------------------------------------------- making tables
 
 
@@ -281,11 +294,11 @@ def _count(state: GameState, depth: int, reference: bool, passes: bool, bulk: bo
 
 
 def _run_single(args: argparse.Namespace) -> int:
-    state = initial_state(read_map_file(args.map))
     depth = args.depth
-    if depth is None or depth < 0:
-        print("reversi-ref perft: give a DEPTH of 0 or more", file=sys.stderr)
-        return 2
+    if depth is None:
+        raise UsageError("the following arguments are required: DEPTH")
+    _, game_map = load_map_argument(args.map)
+    state = initial_state(game_map)
     reference = args.reference
     if not reference and not is_engine_available():
         print("note: the fast engine is not available; using the readable rules",
@@ -318,10 +331,9 @@ def _run_check(args: argparse.Namespace) -> int:
     for name in args.check:
         path = Path(name)
         for table in parse_perft_file(path.read_text(encoding="utf-8"), str(path)):
-            map_path = resolve_map_path(table.map, path)
             try:
-                state = initial_state(read_map_file(map_path))
-            except MapError as error:
+                state = initial_state(read_table_map(table.map, path))
+            except (MapError, OSError) as error:
                 print("%s: %s" % (table.id, error))
                 failures += 1
                 continue
@@ -347,8 +359,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         return _run_check(args)
     if args.map is None:
-        print("reversi-ref perft: give MAP DEPTH, or --check FILE", file=sys.stderr)
-        return 2
+        raise UsageError("give MAP DEPTH, or --check FILE")
     return _run_single(args)
 
 
@@ -359,8 +370,9 @@ def register(subparsers: Any) -> None:
         description="Count the leaves of the game tree of MAP's start position DEPTH plies "
                     "deep (see specs/README.md for the exact definition), or check perft "
                     "tables with --check.")
-    parser.add_argument("map", nargs="?", metavar="MAP", help="map file")
-    parser.add_argument("depth", nargs="?", type=int, metavar="DEPTH", help="plies")
+    parser.add_argument("map", nargs="?", metavar="MAP",
+                        help="map file, or a bundled map's name (`reversi-ref maps`)")
+    parser.add_argument("depth", nargs="?", type=int_range(0), metavar="DEPTH", help="plies")
     parser.add_argument("--divide", action="store_true",
                         help="print the count below each legal move first")
     parser.add_argument("--reference", action="store_true",
@@ -372,6 +384,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--time", action="store_true", help="print the time taken")
     parser.add_argument("--check", nargs="+", metavar="FILE",
                         help="replay the counts of these .perft tables")
-    parser.add_argument("--max-depth", type=int, help="with --check: skip deeper counts")
-    parser.add_argument("--max-nodes", type=int, help="with --check: skip larger counts")
+    parser.add_argument("--max-depth", type=int_range(0),
+                        help="with --check: skip deeper counts")
+    parser.add_argument("--max-nodes", type=int_range(0),
+                        help="with --check: skip larger counts")
     parser.set_defaults(func=run)

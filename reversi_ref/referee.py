@@ -63,7 +63,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, TextIO, Union
 
-from .errors import MapError, ProtocolError
+from .cli import PORT, int_range, output_file, positive_float
+from .errors import ProtocolError
 from .match import Game, add_color_flags, load_map
 from .render.text import use_color
 from .mapfile import decode_map_bytes
@@ -195,7 +196,10 @@ def bind_listener(host: str, port: int, out: Optional[TextIO] = None) -> socket.
             last = error
             if out is not None:
                 print("port %d busy (%s), trying the next" % (candidate, error), file=out)
-    raise OSError("no free port in %d..%d: %s" % (port, port + PORT_TRIES - 1, last))
+    tried = ("%d" % port if port == 0 or port + 1 >= min(port + PORT_TRIES, 65536)
+             else "%d..%d" % (port, min(port + PORT_TRIES, 65536) - 1))
+    reason = last.strerror if last is not None and last.strerror else str(last)
+    raise OSError("cannot listen on %s:%s: %s" % (host, tried, reason[:1].lower() + reason[1:]))
 
 
 class Referee:
@@ -436,16 +440,8 @@ class Referee:
 
 def run_serve(args: argparse.Namespace) -> int:
     """`reversi-ref serve`: referee one networked game."""
-    path = Path(args.map)
-    try:
-        data, state = load_map(path)
-    except MapError as error:
-        print("reversi-ref serve: %s" % error, file=sys.stderr)
-        return 1
-    if args.time < 0 or args.depth < 0 or args.depth > 255:
-        print("reversi-ref serve: -t must be >= 0 and -d 0..255", file=sys.stderr)
-        return 1
-    referee = Referee(data, state, map_name=str(path), time_limit=args.time, depth=args.depth,
+    data, state = load_map(Path(args.map))
+    referee = Referee(data, state, map_name=args.map, time_limit=args.time, depth=args.depth,
                       host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
                       out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
                       result_path=args.r)
@@ -459,26 +455,28 @@ def register(subparsers: Any) -> None:
         "serve", help="referee a game over the network (drop-in for the official server)",
         description="Referee one game between network clients speaking the official "
                     "protocol (RULES.md 8).")
-    parser.add_argument("-m", dest="map", required=True, metavar="MAP", help="map file")
-    parser.add_argument("-t", dest="time", type=int, default=0, metavar="SECONDS",
+    parser.add_argument("-m", dest="map", required=True, metavar="MAP",
+                        help="map file, or a bundled map's name (`reversi-ref maps`)")
+    parser.add_argument("-t", dest="time", type=int_range(0), default=0, metavar="SECONDS",
                         help="time limit per move in seconds, feeding a time bank "
                              "(default 0: no limit)")
-    parser.add_argument("-d", dest="depth", type=int, default=1, metavar="DEPTH",
+    parser.add_argument("-d", dest="depth", type=int_range(0, 255), default=1, metavar="DEPTH",
                         help="depth limit sent with each move request (default 1)")
-    parser.add_argument("-p", dest="port", type=int, default=DEFAULT_PORT, metavar="PORT",
+    parser.add_argument("-p", dest="port", type=PORT, default=DEFAULT_PORT, metavar="PORT",
                         help="port; the next 8 are tried when it is busy; 0 picks a free one "
                              "(default %d)" % DEFAULT_PORT)
-    parser.add_argument("-r", metavar="FILE",
+    parser.add_argument("-r", type=output_file, metavar="FILE",
                         help="write the result as the official server does: the map file's "
                              "name, then per player, tab-separated: group, stones, bank left "
                              "(N msecs) or inf, ok or disq.")
-    parser.add_argument("-z", type=float, default=600.0, metavar="SECONDS",
+    parser.add_argument("-z", type=positive_float, default=600.0, metavar="SECONDS",
                         help="give up (exit code 255) when the clients have not connected "
                              "within this time (default 600)")
-    parser.add_argument("--trace", metavar="FILE", help="write the JSON trace of the game")
+    parser.add_argument("--trace", type=output_file, metavar="FILE",
+                        help="write the JSON trace of the game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
                         "(default 127.0.0.1)")
-    parser.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
+    parser.add_argument("--wait", type=positive_float, default=600.0, metavar="SECONDS",
                         help="without a time limit (or for a human, group 99), disqualify a "
                              "client silent for this long (default 600)")
     add_color_flags(parser)

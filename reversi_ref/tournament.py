@@ -4,10 +4,11 @@ Every game is played in one process over the fast engine (`reversi_ref.engine`),
 the books exactly as the referee would (RULES.md 3-7): a player that raises, answers an illegal
 move or overdraws its time bank is disqualified (RULES.md 6) and the game goes on.
 
-Time (`--time-ms S`): as on the official server (RULES.md 8), each seat's bank starts at S and
-grows by S at every request after its first; the bank is passed whole to players that plan
-their own time (`manages_bank`), the client's share of it to the others.  Without `--time-ms`
-every player gets time 0 and the depth limit `--depth`, which makes the games reproducible.
+Time (`--time-ms S`, default 1000): as on the official server (RULES.md 8), each seat's bank
+starts at S and grows by S at every request after its first; the bank is passed whole to
+players that plan their own time (`manages_bank`), the client's share of it to the others.
+With `--depth D` and no `--time-ms` every player gets time 0 and the depth limit D, which makes
+the games reproducible.
 
 Seats: on a map with n seats, the games cycle through every choice of n different names from
 `--players` (all of them when there are fewer than n, repeated in turn) in every rotation, so
@@ -39,10 +40,13 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from . import players as player_registry
+from .bundled import load_map_argument
+from .cli import UsageError, int_range, output_file
 from .client import move_budget_ms
 from .engine import Engine
-from .errors import MapError
-from .mapfile import decode_map_bytes, read_map
+from .mapfile import read_map
+from .match import (DEFAULT_TIME_MS, SPARSE_PROGRESS_SECONDS, describe_time_control, pypy_note,
+                    time_control)
 from .search.config import config_from_dict
 from .state import Move
 
@@ -376,14 +380,22 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
     """Play all games, `jobs` at a time (1: in this process); records in game order."""
     records: List[Dict[str, Any]] = []
     started = time.monotonic()
+    # On a terminal the bar is redrawn in place; in a log, a line now and then and at the end.
+    tty = progress is not None and hasattr(progress, "isatty") and progress.isatty()
+    last = [started]
 
     def show() -> None:
         if progress is not None:
             done = len(records)
             total = len(specs)
+            now = time.monotonic()
+            if not tty and done < total and now - last[0] < SPARSE_PROGRESS_SECONDS:
+                return
+            last[0] = now
             filled = 30 * done // total if total else 30
-            progress.write("\rtournament [%s%s] %d/%d games, %.0f s" % (
-                "#" * filled, "-" * (30 - filled), done, total, time.monotonic() - started))
+            progress.write("%stournament [%s%s] %d/%d games, %.0f s%s" % (
+                "\r" if tty else "", "#" * filled, "-" * (30 - filled), done, total,
+                now - started, "" if tty else "\n"))
             progress.flush()
 
     show()
@@ -398,7 +410,7 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
             for record in pool.imap_unordered(play_game, specs):
                 records.append(record)
                 show()
-    if progress is not None:
+    if progress is not None and tty:
         progress.write("\n")
         progress.flush()
     records.sort(key=lambda r: int(r["game"]))
@@ -406,17 +418,11 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
 
 
 def _load_maps(names: Sequence[str]) -> List[Tuple[str, str]]:
+    """(file name, text) of each map argument: a file or a bundled map's name."""
     maps: List[Tuple[str, str]] = []
     for name in names:
-        path = Path(name)
-        if not path.is_file() and (Path("maps") / name).is_file():
-            path = Path("maps") / name
-        text = decode_map_bytes(path.read_bytes())
-        try:
-            read_map(text)
-        except MapError as error:
-            raise error.with_source(str(path)) from None
-        maps.append((path.name, text))
+        source, _ = load_map_argument(name)
+        maps.append((Path(source.label).name, source.text))
     return maps
 
 
@@ -424,45 +430,37 @@ def run_tournament(args: argparse.Namespace) -> int:
     """`reversi-ref tournament`: play, print the table, write JSON when asked."""
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     map_names = [m.strip() for m in args.maps.split(",") if m.strip()]
-    problems = []
     variants: List[Tuple[str, str, str]] = []
     for text in args.variant or []:
         try:
             variants.append(parse_variant(text, player_registry.names()))
         except (ValueError, OSError) as error:
-            problems.append(str(error))
+            raise UsageError("argument --variant: %s" % error) from None
     if len(set(names)) < 2:
-        problems.append("--players needs at least two different names")
+        raise UsageError("argument --players: needs at least two different names, got %r"
+                         % args.players)
     unknown = [n for n in names if n not in player_registry.names()
                and n not in [v[0] for v in variants]]
     if unknown:
-        problems.append("unknown player %s (known: %s)" % (
-            ", ".join(unknown), ", ".join(player_registry.names())))
+        raise UsageError("argument --players: unknown player %s (known: %s)" % (
+            ", ".join(repr(n) for n in unknown),
+            ", ".join(player_registry.names() + [v[0] for v in variants])))
     if len(set(names)) != len(names):
-        problems.append("--players names a player twice")
+        raise UsageError("argument --players: names a player twice: %r" % args.players)
     if not map_names:
-        problems.append("--maps names no map")
-    if args.games < 1 or args.jobs < 1 or args.time_ms < 0 or args.depth < 1:
-        problems.append("--games, --jobs and --depth must be at least 1, --time-ms at least 0")
-    if problems:
-        print("reversi-ref tournament: %s" % "; ".join(problems), file=sys.stderr)
-        return 2
-    try:
-        maps = _load_maps(map_names)
-    except OSError as error:
-        print("reversi-ref tournament: %s" % error, file=sys.stderr)
-        return 1
-    except MapError as error:
-        print("reversi-ref tournament: %s" % error, file=sys.stderr)
-        return 1
+        raise UsageError("argument --maps: names no map")
+    maps = _load_maps(map_names)
+    time_ms, depth = time_control(args.time_ms, args.depth)
+    biggest = max((read_map(text) for _, text in maps), key=lambda m: m.width * m.height)
+    note = pypy_note(biggest.width, biggest.height, "tournament")
+    if note is not None and not args.quiet:
+        print(note, file=sys.stderr)
     seed = args.seed if args.seed is not None else random.randrange(1 << 20)
-    specs = schedule(maps, names, args.games, seed, args.time_ms, args.depth, variants)
+    specs = schedule(maps, names, args.games, seed, time_ms, depth, variants)
     records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
     table = summarize(names, records)
-    control = ("%d ms per move (bank)" % args.time_ms if args.time_ms
-               else "depth %d, no time limit" % args.depth)
     print("%d games on %s; %s; seed %d" % (len(records), ", ".join(m for m, _ in maps),
-                                           control, seed))
+                                           describe_time_control(time_ms, depth), seed))
     for line in format_table(table):
         print(line)
     if args.json:
@@ -470,7 +468,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             json.dump({"players": names, "maps": [m for m, _ in maps], "seed": seed,
                        "variants": {v[0]: {"base": v[1], "weights": json.loads(v[2])}
                                     for v in variants},
-                       "time_ms": args.time_ms, "depth": args.depth, "table": table,
+                       "time_ms": time_ms, "depth": depth, "table": table,
                        "games": records}, handle, indent=1)
             handle.write("\n")
     return 0
@@ -483,27 +481,30 @@ def register(subparsers: Any) -> None:
         description="Play games between registered players on the given maps, in parallel, "
                     "and print score rates and Elo ratings.")
     parser.add_argument("--maps", required=True, metavar="M1,M2",
-                        help="comma-separated map files (a bare name is also looked up in "
-                             "maps/)")
+                        help="comma-separated map files or bundled maps' names "
+                             "(`reversi-ref maps` lists them)")
     parser.add_argument("--players", required=True, metavar="A,B,...",
                         help="comma-separated player names (known: %s)"
                              % ", ".join(player_registry.names()))
-    parser.add_argument("--games", type=int, default=10, metavar="N",
+    parser.add_argument("--games", type=int_range(1), default=10, metavar="N",
                         help="games per map (default 10)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+    parser.add_argument("--jobs", type=int_range(1), default=1, metavar="J",
                         help="games played at once, in separate processes (default 1)")
-    parser.add_argument("--time-ms", type=int, default=0, metavar="T",
-                        help="time per move in ms, banked as on the server (default 0: no "
-                             "limit, use --depth)")
-    parser.add_argument("--depth", type=int, default=2, metavar="D",
-                        help="depth limit when there is no time limit (default 2)")
+    parser.add_argument("--time-ms", type=int_range(0), default=None, metavar="T",
+                        help="time per move in ms, banked as on the server; a player that "
+                             "overdraws its bank is disqualified (default %d; 0: no limit)"
+                             % DEFAULT_TIME_MS)
+    parser.add_argument("--depth", type=int_range(1), default=None, metavar="D",
+                        help="search D plies deep; without --time-ms this turns the time "
+                             "limit off, so the games are reproducible")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for the players (default: random, printed)")
     parser.add_argument("--variant", action="append", metavar="NAME=BASE:JSON",
                         help="an extra player NAME: BASE (search, brs or mcts) with the "
                              "evaluation weights of JSON changed (inline, or @FILE), e.g. "
                              "'wide=brs:{\"mobility\": [2000, 400]}'; may be repeated")
-    parser.add_argument("--json", metavar="FILE", help="write every game and the table as JSON")
+    parser.add_argument("--json", type=output_file, metavar="FILE",
+                        help="write every game and the table as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run_tournament)
 

@@ -132,7 +132,8 @@ def test_plays_announced_moves_and_answers_from_the_new_state(
     server.finish()
     assert server.received[0] == Group(1)
     out = capsys.readouterr().out
-    assert "move 1: (1, 0) depth 1, 3 nodes" in out
+    # Our first move is the game's second: the client numbers moves as the referee does.
+    assert "move 2: (1, 0) depth 1, 3 nodes" in out
     assert "1. player 1: 3 stones\n1. player 2: 3 stones  <- us" in out
 
 
@@ -319,7 +320,7 @@ def test_client_ponders_while_the_others_move(capsys: pytest.CaptureFixture[str]
         (1, 4, 2), (1, 6, 2)]
     waited = [seconds for _, _, _, seconds in player.pondered]
     assert 0.2 < waited[0] < 1.5 and 0.1 < waited[1] < 1.5
-    assert "move 1: (1, 0) depth 0, 0 nodes" in out.getvalue()
+    assert "move 2: (1, 0) depth 0, 0 nodes" in out.getvalue()
     assert "pondered to depth 3" in out.getvalue()
 
 
@@ -431,13 +432,30 @@ def test_silent_server_times_out(capsys: pytest.CaptureFixture[str]) -> None:
     assert "the server sent nothing for 0.3 s" in capsys.readouterr().err
 
 
-def test_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    """Bad --server, --player or --group: one-line error, exit 1."""
-    assert main(["client", "--server", "nowhere"]) == 1
-    assert main(["client", "--player", "wizard"]) == 1
-    assert main(["client", "--group", "300"]) == 1
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 3 and "unknown player 'wizard'" in err[1]
+@pytest.mark.parametrize("args,message", [
+    (["--server", "nowhere"], "argument --server: must be HOST:PORT"),
+    (["--server", "127.0.0.1:70000"], "argument --server: must be HOST:PORT"),
+    (["--player", "wizard"], "argument --player: unknown player 'wizard'"),
+    (["--group", "300"], "argument --group: must be an integer from 0 to 255, got '300'"),
+])
+def test_rejects_bad_arguments(capsys: pytest.CaptureFixture[str], args: List[str],
+                               message: str) -> None:
+    """Bad --server, --player or --group: a usage error naming the argument, exit 2."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["client"] + args)
+    assert exit_info.value.code == 2
+    assert "reversi-ref client: error: " + message in capsys.readouterr().err
+
+
+def test_dead_port_names_the_address(capsys: pytest.CaptureFixture[str]) -> None:
+    """Nobody listening: one line naming the address and the reason, exit 1."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    listener.close()  # the port is now free: connecting is refused
+    assert main(["client", "--server", "127.0.0.1:%d" % port]) == 1
+    err = capsys.readouterr().err
+    assert err == "reversi-ref client: cannot connect to 127.0.0.1:%d: connection refused\n" % port
 
 
 def test_weights_reach_the_player(tmp_path: Any) -> None:
@@ -480,9 +498,10 @@ def test_search_with_weights_plays_a_game(capsys: pytest.CaptureFixture[str]) ->
 ])
 def test_rejects_bad_weights(capsys: pytest.CaptureFixture[str], player: str, weights: str,
                              message: str) -> None:
-    """Bad --weights: one-line error naming the problem, exit 1, no connection attempted."""
-    assert main(["client", "--server", "127.0.0.1:1", "--player", player,
-                 "--weights", weights]) == 1
+    """Bad --weights: a usage error naming the argument and the problem, exit 2, no
+    connection attempted."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["client", "--server", "127.0.0.1:1", "--player", player, "--weights", weights])
+    assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("reversi-ref client: ") and message in err
-    assert len(err.splitlines()) == 1
+    assert "reversi-ref client: error: argument --weights" in err and message in err

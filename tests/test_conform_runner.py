@@ -115,9 +115,12 @@ def test_cli_reference_passes_with_filters(capsys: pytest.CaptureFixture[str]) -
     assert "choice" in out and "inversion" in out and "bonus" not in out
 
 
-def test_rejects_unknown_area() -> None:
-    """An unknown area name is a clear error (exit 1), not a traceback."""
-    assert main(["conform", "--engine", REFERENCE, "--area", "castling"]) == 1
+def test_rejects_unknown_area(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown area name is a usage error (exit 2) naming the argument, not a traceback."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["conform", "--engine", REFERENCE, "--area", "castling"])
+    assert exit_info.value.code == 2
+    assert "argument --area: unknown area 'castling'" in capsys.readouterr().err
 
 
 def test_hung_engine_is_killed_and_restarted(suite: List[Dict[str, Any]]) -> None:
@@ -217,7 +220,9 @@ def test_select_cases_by_basis_and_rule(suite: List[Dict[str, Any]]) -> None:
 
 def test_cli_rejects_an_unknown_basis(capsys: pytest.CaptureFixture[str]) -> None:
     """An unknown basis is a usage error naming the valid ones."""
-    assert main(["conform", "--list", "--basis", "rumour"]) != 0
+    with pytest.raises(SystemExit) as exit_info:
+        main(["conform", "--list", "--basis", "rumour"])
+    assert exit_info.value.code == 2
     assert "server, hand, generated, strict" in capsys.readouterr().err
 
 

@@ -289,16 +289,36 @@ def test_whole_games_on_bundled_maps(name: str) -> None:
 
 def test_play_command_prints_boards_and_ranking(capsys: pytest.CaptureFixture[str],
                                                 tmp_path: Path) -> None:
-    """`reversi-ref play MAP` plays a whole game and prints the final ranking; `--trace`."""
+    """`reversi-ref play MAP --boards` prints every move and board, numbered from 1, and the
+    final ranking; `--trace`."""
     path = tmp_path / "lane.map"
     path.write_text(map_text(LANE, bombs=1))
     trace = tmp_path / "trace.json"
-    assert main(["play", str(path), "--players", "greedy", "--trace", str(trace)]) == 0
+    assert main(["play", str(path), "--players", "greedy", "--trace", str(trace),
+                 "--boards"]) == 0
     out = capsys.readouterr().out
     assert "0  1 2 0*" in out
+    assert "move 1: player 1 plays (2, 0)" in out
+    assert "move 3: player 1 plays (1, 0)" in out
+    assert "move 0" not in out
     assert "end of phase 1" in out
     assert out.rstrip().endswith("1. player 1: 1 stones\n2. player 2: 0 stones")
     assert json.loads(trace.read_text())["final"]["scores"] == {"1": 1, "2": 0}
+
+
+def test_play_prints_only_the_final_board_by_default(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """Without --boards, `play` prints no move lines and one board: the last, after the two
+    bombs (RULES.md 5) have left one stone of player 1 at (2, 0)."""
+    path = tmp_path / "lane.map"
+    path.write_text(map_text(LANE, bombs=1))
+    assert main(["play", str(path), "--players", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "move 1:" not in out and "0*" not in out
+    assert out.count("0 1 2") == 1
+    assert "0  - -<1" in out
+    assert "1 ms per move" not in out and "1000 ms per move" in out
+    assert out.rstrip().endswith("1. player 1: 1 stones\n2. player 2: 0 stones")
 
 
 def test_play_command_uses_the_default_map(capsys: pytest.CaptureFixture[str]) -> None:
@@ -328,11 +348,13 @@ def test_rejects_missing_map_file(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 def test_rejects_unknown_player_name(capsys: pytest.CaptureFixture[str],
                                      tmp_path: Path) -> None:
-    """`--players` with an unknown name is a one-line error naming the choices."""
+    """`--players` with an unknown name is a usage error (exit 2) naming the choices."""
     path = tmp_path / "lane.map"
     path.write_text(map_text(LANE))
-    assert main(["play", str(path), "--players", "greedy,wizard"]) == 1
-    assert "unknown player 'wizard'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", str(path), "--players", "greedy,wizard"])
+    assert exit_info.value.code == 2
+    assert "argument --players: unknown player 'wizard'" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- official traces

@@ -99,8 +99,10 @@ def test_cli_perft_prints_count_and_divide(capsys: pytest.CaptureFixture[str]) -
     assert main(["perft", str(OTHELLO), "3", "--divide", "--reference"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0] == "3 2 0: 14" and lines[-2] == "moves: 4" and lines[-1] == "perft 3 56"
-    assert main(["perft", str(OTHELLO), "-1"]) == 2
-    assert main(["perft"]) == 2
+    for args in ([str(OTHELLO), "-1"], [str(OTHELLO)], []):
+        with pytest.raises(SystemExit) as exit_info:  # usage errors, in argparse's way
+            main(["perft"] + args)
+        assert exit_info.value.code == 2
 
 
 def test_tables_are_well_formed() -> None:

@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -566,15 +567,20 @@ def test_serve_and_client_commands_play_a_game(tmp_path: Path) -> None:
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                     env=env)
                    for name in ("greedy", "random")]
+        client_moves = set()
         for client in clients:
             out, err = client.communicate(timeout=TIMEOUT)
             assert client.returncode == 0, err
             assert "end of game; final ranking:" in out
             assert "<- us" in out
-            assert "move 1: (" in out
+            client_moves |= set(re.findall(r"^move (\d+): \((\d+), (\d+)\)", out, re.M))
         out, err = serve.communicate(timeout=TIMEOUT)
         assert serve.returncode == 0, err
         assert "final ranking:" in out and "end of phase 1" in out
+        # Moves are numbered alike in every log: each client's move N is the server's move N.
+        served = set(re.findall(r"^move (\d+): player \d+ plays \((\d+), (\d+)\)", out, re.M))
+        assert min(int(n) for n, _, _ in served) == 1
+        assert client_moves and client_moves == served
     finally:
         serve.kill()
         serve.wait(TIMEOUT)

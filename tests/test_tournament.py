@@ -127,11 +127,14 @@ def test_rejects_bad_variants(text: str) -> None:
 ])
 def test_rejects_bad_player_lists(args: list, tmp_path: Path,  # type: ignore[type-arg]
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """Fewer than two names, unknown names and repeated names are refused with a message."""
+    """Fewer than two names, unknown names and repeated names are usage errors (exit 2)
+    naming --players."""
     path = tmp_path / "lane.map"
     path.write_text(LANE)
-    assert main(["tournament", "--maps", str(path)] + args) == 2
-    assert "reversi-ref tournament:" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tournament", "--maps", str(path)] + args)
+    assert exit_info.value.code == 2
+    assert "reversi-ref tournament: error: argument --players:" in capsys.readouterr().err
 
 
 def test_rejects_a_missing_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

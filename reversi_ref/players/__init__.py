@@ -7,6 +7,7 @@ players can be replayed exactly.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from pathlib import Path
@@ -29,6 +30,25 @@ def register(name: str, factory: PlayerFactory) -> None:
 def names() -> List[str]:
     """The names `get` accepts, sorted."""
     return sorted(_REGISTRY)
+
+
+def player_name(text: str) -> str:
+    """An argparse type: the name of a registered player."""
+    if "," in text:
+        raise argparse.ArgumentTypeError("one player name, got %r" % text)
+    return player_names(text)[0]
+
+
+def player_names(text: str) -> List[str]:
+    """An argparse type: comma-separated names of registered players."""
+    chosen = [name.strip() for name in text.split(",") if name.strip()]
+    if not chosen:
+        raise argparse.ArgumentTypeError("names no player, got %r" % text)
+    unknown = [name for name in chosen if name not in _REGISTRY]
+    if unknown:
+        raise argparse.ArgumentTypeError("unknown player %s (known: %s)" % (
+            ", ".join(repr(name) for name in unknown), ", ".join(names())))
+    return chosen
 
 
 def get(name: str, seed: int = 0) -> Player:
@@ -96,4 +116,4 @@ def _register_search_players() -> None:
 _register_search_players()
 
 __all__ = ["GreedyPlayer", "Player", "PlayerFactory", "RandomPlayer", "SearchInfo", "get",
-           "names", "read_weights", "register", "tuned", "TUNABLE"]
+           "names", "player_name", "player_names", "read_weights", "register", "tuned", "TUNABLE"]

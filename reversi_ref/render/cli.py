@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any, List, Optional
 
+from ..bundled import load_map_argument
+from ..cli import output_file_or_stdout
 from ..errors import MapError
 from ..mapfile import decode_map_bytes, read_map
 from ..rules import initial_state
@@ -27,7 +29,11 @@ from .text import PHASE_NAMES, describe_move, legend, render_text, status_lines,
 
 
 def load_input(path: str) -> Record:
-    """A map file (one frame: the start) or a trace (every frame) as a Record."""
+    """A map file (one frame: the start), a bundled map's name, or a trace (every frame) as
+    a Record."""
+    if not Path(path).is_file():
+        source, game_map = load_map_argument(path)  # a bundled map, else a one-line error
+        return record_of_state(initial_state(game_map), source.label)
     data = Path(path).read_bytes()
     if data[:2] == GZIP_MAGIC or is_trace_text(data[:4096].decode("utf-8", "replace")):
         return load_record(path)
@@ -110,8 +116,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _add_input(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("input", metavar=what,
-                        help="a map file or a JSON trace (ours or the official server's, "
-                             "gzip or plain)" if what != "TRACE" else
+                        help="a map file, a bundled map's name, or a JSON trace (ours or "
+                             "the official server's, gzip or plain)" if what != "TRACE" else
                         "a JSON trace (ours or the official server's, gzip or plain)")
 
 
@@ -142,7 +148,7 @@ def register(subparsers: Any) -> None:
                     "legal positions and the last move with its captures.")
     _add_input(render, "MAP|TRACE")
     _add_move(render)
-    render.add_argument("-o", "--output", required=True, metavar="FILE",
+    render.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file_or_stdout,
                         help="the SVG file to write (- for standard output)")
     render.add_argument("--no-coordinates", action="store_true",
                         help="leave out the row and column numbers")
@@ -157,6 +163,6 @@ def register(subparsers: Any) -> None:
         description="Write one HTML file (inline SVG and a little JavaScript, no network) that "
                     "steps through the game with the arrow keys, Home/End and a slider.")
     _add_input(replay, "TRACE")
-    replay.add_argument("-o", "--output", required=True, metavar="FILE",
+    replay.add_argument("-o", "--output", required=True, metavar="FILE", type=output_file_or_stdout,
                         help="the HTML file to write (- for standard output)")
     replay.set_defaults(func=run_replay)

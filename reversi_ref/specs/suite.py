@@ -351,6 +351,15 @@ def changes_markdown(changes: Dict[str, List[str]]) -> List[str]:
 def run_gen_specs(args: argparse.Namespace) -> int:
     """The `gen-specs` subcommand."""
     directory = Path(args.output) if args.output else repository_root() / "specs"
+    # Fail before the long generation: the suite is built from a clone's maps/ and
+    # specs/observed/, which an installed package does not have.
+    root = repository_root()
+    if not (root / "maps").is_dir() or not (root / "specs" / "observed").is_dir():
+        raise SpecError("gen-specs needs a clone of reversi-ref (no maps/ and specs/observed/ "
+                        "under %s): run it from the repository root with "
+                        "`python3 -m reversi_ref gen-specs`" % root)
+    if args.check and not (directory / "index.json").is_file():
+        raise SpecError("no suite to check at %s (index.json missing)" % directory)
     started = time.perf_counter()
     if args.observe_mapinfo:
         forget_observations(directory)
