@@ -6,9 +6,11 @@ keeps a mutable board; we keep sunfish's immutable positions, which also serve a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import FrozenSet, List, NamedTuple, Optional, Tuple
 
+from .errors import InvalidMoveError
 from .geometry import Map
 
 BUILD = "build"   # phase 1, RULES.md 3
@@ -20,16 +22,52 @@ NO_SPECIAL = 0
 BONUS_BOMB = 20
 BONUS_OVERRIDE = 21
 
+# The ranges of the move message's fields (RULES.md 8: x, y uint16, special uint8).
+MAX_COORDINATE = 0xFFFF
+MAX_SPECIAL = 0xFF
+
+# Two or three unsigned decimal numbers separated by commas and/or blanks, optionally in one
+# pair of parentheses or brackets: "3 4", "3,4,20", "(3, 4)", "[3, 4, 20]".
+_MOVE_TEXT = re.compile(r"\s*([(\[]?)\s*([0-9]+)\s*(?:,\s*|\s)\s*([0-9]+)"
+                        r"(?:\s*(?:,\s*|\s)\s*([0-9]+))?\s*([)\]]?)\s*\Z")
+_BRACKETS = {"": "", "(": ")", "[": "]"}
+
 
 class Move(NamedTuple):
     """A move as the protocol sends it: target (x, y) and the special byte.
 
     `special` is 0, a player 1..8 on a choice tile, 20 (bonus bomb) or 21 (bonus override).
+    As text (`str(move)`, `Move.parse`) it is "x,y", or "x,y,special" when special is not 0.
     """
 
     x: int
     y: int
     special: int = NO_SPECIAL
+
+    def __str__(self) -> str:
+        if self.special == NO_SPECIAL:
+            return "%d,%d" % (self.x, self.y)
+        return "%d,%d,%d" % (self.x, self.y, self.special)
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """The move that `text` spells: "x y" or "x y special", the numbers separated by
+        commas and/or blanks, optionally in parentheses or brackets ("3 4", "3,4,20",
+        "(3, 4)" all work).  Every message the protocol can carry parses (x and y 0..65535,
+        special 0..255); whether the move is legal is for `play` to say.  Raises
+        InvalidMoveError naming the text when it is not a move."""
+        found = _MOVE_TEXT.match(text)
+        if found is None or _BRACKETS[found.group(1)] != found.group(5):
+            raise InvalidMoveError(text, "expected 'x y' or 'x y special', whole numbers "
+                                         "separated by commas or blanks, e.g. '3 4' or '3,4,20'")
+        x, y = int(found.group(2)), int(found.group(3))
+        special = int(found.group(4)) if found.group(4) is not None else NO_SPECIAL
+        for name, value, limit in (("x", x, MAX_COORDINATE), ("y", y, MAX_COORDINATE),
+                                   ("special", special, MAX_SPECIAL)):
+            if value > limit:
+                raise InvalidMoveError(text, "%s is %d, the protocol allows 0..%d"
+                                       % (name, value, limit))
+        return cls(x, y, special)
 
 
 @dataclass(frozen=True)
@@ -80,3 +118,24 @@ class GameState:
     def active_players(self) -> List[int]:
         """The players still in the game, in seat order."""
         return [p for p in range(1, self.map.players + 1) if p not in self.disqualified]
+
+    # The drawing code lives in `render`, which imports this module; it is imported on first
+    # use so that data keeps flowing one way (and `import reversi_ref` stays light).
+
+    def __str__(self) -> str:
+        """The board as text with coordinates, then a line with the phase, the player to move
+        and each player's override stones and bombs (`render.text.state_text`)."""
+        from .render.text import state_text
+        return state_text(self)
+
+    def __repr__(self) -> str:
+        mover = "nobody to move" if self.to_move is None else "player %d to move" % self.to_move
+        gone = ", disqualified %s" % sorted(self.disqualified) if self.disqualified else ""
+        return "<GameState %dx%d, %d players, phase %s, %s, overrides %s, bombs %s%s>" % (
+            self.width, self.height, self.players, self.phase, mover, list(self.overrides),
+            list(self.bombs), gone)
+
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it in place of the repr)."""
+        from .render.svg import notebook_svg
+        return notebook_svg(self)
