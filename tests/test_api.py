@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reversi_ref
@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # The protocol's move message (RULES.md 8): x and y are uint16, special a uint8.
 coordinates = st.integers(min_value=0, max_value=65535)
 specials = st.integers(min_value=0, max_value=255)
+# Parsing is cheap; a few dozen examples cover the spellings, and PyPy's warm-up can pass
+# Hypothesis's default deadline on a loaded machine.
+QUICK = settings(max_examples=40, deadline=None)
 
 
 # --------------------------------------------------------------------------- moves as text
@@ -94,6 +97,7 @@ def test_rejects_numbers_the_protocol_cannot_carry(text: str, field: str) -> Non
         Move.parse(text)
 
 
+@QUICK
 @given(coordinates, coordinates, specials)
 def test_str_and_parse_round_trip(x: int, y: int, special: int) -> None:
     """parse(str(move)) is the move, for every move the protocol can carry."""
@@ -101,6 +105,7 @@ def test_str_and_parse_round_trip(x: int, y: int, special: int) -> None:
     assert Move.parse(str(move)) == move
 
 
+@QUICK
 @given(coordinates, coordinates, st.one_of(st.none(), specials),
        st.lists(st.sampled_from([",", " ", ", ", " ,", "\t", "  ", " , "]), min_size=2,
                 max_size=2),
