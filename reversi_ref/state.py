@@ -26,10 +26,11 @@ BONUS_OVERRIDE = 21
 MAX_COORDINATE = 0xFFFF
 MAX_SPECIAL = 0xFF
 
-# Two or three unsigned decimal numbers separated by commas and/or blanks, optionally in one
-# pair of parentheses or brackets: "3 4", "3,4,20", "(3, 4)", "[3, 4, 20]".
-_MOVE_TEXT = re.compile(r"\s*([(\[]?)\s*([0-9]+)\s*(?:,\s*|\s)\s*([0-9]+)"
-                        r"(?:\s*(?:,\s*|\s)\s*([0-9]+))?\s*([)\]]?)\s*\Z")
+# Two or three decimal numbers separated by commas and/or blanks, optionally in one pair of
+# parentheses or brackets: "3 4", "3,4,20", "(3, 4)", "[3, 4, 20]".  A minus sign is read so
+# that "-1 4" gets the range error, which says more than "not a move".
+_MOVE_TEXT = re.compile(r"\s*([(\[]?)\s*(-?[0-9]+)\s*(?:,\s*|\s)\s*(-?[0-9]+)"
+                        r"(?:\s*(?:,\s*|\s)\s*(-?[0-9]+))?\s*([)\]]?)\s*\Z")
 _BRACKETS = {"": "", "(": ")", "[": "]"}
 
 
@@ -64,7 +65,7 @@ class Move(NamedTuple):
         special = int(found.group(4)) if found.group(4) is not None else NO_SPECIAL
         for name, value, limit in (("x", x, MAX_COORDINATE), ("y", y, MAX_COORDINATE),
                                    ("special", special, MAX_SPECIAL)):
-            if value > limit:
+            if not 0 <= value <= limit:
                 raise InvalidMoveError(text, "%s is %d, the protocol allows 0..%d"
                                        % (name, value, limit))
         return cls(x, y, special)

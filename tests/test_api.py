@@ -74,7 +74,7 @@ def test_move_stays_a_named_tuple() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "", "3", "3 4 5 6", "3 x", "x 3", "-1 4", "3 -4", "+3 4", "3,,4", "3 4,", ",3 4",
+    "", "3", "3 4 5 6", "3 x", "x 3", "+3 4", "3,,4", "3 4,", ",3 4", "--1 4", "3 - 4",
     "(3 4]", "(3 4", "3 4)", "((3 4))", "3.0 4", "3 4 c", "3;4", "\u0663 4", "34",
 ])
 def test_rejects_text_that_is_not_a_move(text: str) -> None:
@@ -89,7 +89,8 @@ def test_rejects_text_that_is_not_a_move(text: str) -> None:
 
 @pytest.mark.parametrize("text, field", [
     ("65536 0", "x is 65536"), ("0 65536", "y is 65536"), ("1 2 256", "special is 256"),
-    ("99999999999999999999 1", "x is 99999999999999999999"),
+    ("99999999999999999999 1", "x is 99999999999999999999"), ("-1 4", "x is -1"),
+    ("3,-4", "y is -4"), ("(3 4 -20)", "special is -20"),
 ])
 def test_rejects_numbers_the_protocol_cannot_carry(text: str, field: str) -> None:
     """RULES.md 8: x and y are uint16, special a uint8; the error names the field."""
