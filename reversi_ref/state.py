@@ -26,12 +26,13 @@ BONUS_OVERRIDE = 21
 MAX_COORDINATE = 0xFFFF
 MAX_SPECIAL = 0xFF
 
-# Two or three decimal numbers separated by commas and/or blanks, optionally in one pair of
-# parentheses or brackets: "3 4", "3,4,20", "(3, 4)", "[3, 4, 20]".  A minus sign is read so
-# that "-1 4" gets the range error, which says more than "not a move".
-_MOVE_TEXT = re.compile(r"\s*([(\[]?)\s*(-?[0-9]+)\s*(?:,\s*|\s)\s*(-?[0-9]+)"
-                        r"(?:\s*(?:,\s*|\s)\s*(-?[0-9]+))?\s*([)\]]?)\s*\Z")
-_BRACKETS = {"": "", "(": ")", "[": "]"}
+# Two or three decimal numbers separated by a comma and/or blanks: "3 4", "3,4,20", "3, 4".
+# A minus sign is read so that "-1 4" gets the range error, which says more than "not a move".
+# (Each blank run can be split only one way, so a long bad text fails in linear time.)
+_SEPARATOR = r"(?:\s*,\s*|\s+)"
+_MOVE_NUMBERS = re.compile(r"(-?[0-9]+)%s(-?[0-9]+)(?:%s(-?[0-9]+))?\Z" % (_SEPARATOR,
+                                                                         _SEPARATOR))
+_BRACKETS = {"(": ")", "[": "]"}
 
 
 class Move(NamedTuple):
@@ -57,12 +58,15 @@ class Move(NamedTuple):
         "(3, 4)" all work).  Every message the protocol can carry parses (x and y 0..65535,
         special 0..255); whether the move is legal is for `play` to say.  Raises
         InvalidMoveError naming the text when it is not a move."""
-        found = _MOVE_TEXT.match(text)
-        if found is None or _BRACKETS[found.group(1)] != found.group(5):
+        body = text.strip()
+        if body[:1] in _BRACKETS and body[-1:] == _BRACKETS[body[:1]]:
+            body = body[1:-1].strip()
+        found = _MOVE_NUMBERS.match(body)
+        if found is None:
             raise InvalidMoveError(text, "expected 'x y' or 'x y special', whole numbers "
                                          "separated by commas or blanks, e.g. '3 4' or '3,4,20'")
-        x, y = int(found.group(2)), int(found.group(3))
-        special = int(found.group(4)) if found.group(4) is not None else NO_SPECIAL
+        x, y = int(found.group(1)), int(found.group(2))
+        special = int(found.group(3)) if found.group(3) is not None else NO_SPECIAL
         for name, value, limit in (("x", x, MAX_COORDINATE), ("y", y, MAX_COORDINATE),
                                    ("special", special, MAX_SPECIAL)):
             if not 0 <= value <= limit:

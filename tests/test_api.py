@@ -87,6 +87,15 @@ def test_rejects_text_that_is_not_a_move(text: str) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_rejects_long_bad_text_at_once() -> None:
+    """Long runs of blanks before a bad character are rejected (a regular expression that
+    could split a blank run many ways would take hours here)."""
+    for text in ["1" + " " * 50000 + "x", " " * 50000 + "x", "1" + " " * 50000 + "2 " + "," * 9,
+                 "(" + " " * 50000 + "1 2" + " " * 50000 + "]"]:
+        with pytest.raises(InvalidMoveError):
+            Move.parse(text)
+
+
 @pytest.mark.parametrize("text, field", [
     ("65536 0", "x is 65536"), ("0 65536", "y is 65536"), ("1 2 256", "special is 256"),
     ("99999999999999999999 1", "x is 99999999999999999999"), ("-1 4", "x is -1"),

@@ -484,7 +484,8 @@ def render_svg(state: GameState, last_move: Optional[Move] = None,
 def _notebook_size(state: GameState) -> Optional[float]:
     """NOTEBOOK_SIZE when the natural picture is larger, else None (the natural size)."""
     layout = Layout(state, True, 1)
-    return NOTEBOOK_SIZE if max(layout.total_width, layout.total_height) > NOTEBOOK_SIZE else None
+    longer = max(layout.total_width, layout.total_height)
+    return NOTEBOOK_SIZE if longer > NOTEBOOK_SIZE else None
 
 
 def notebook_svg(state: GameState) -> str:
