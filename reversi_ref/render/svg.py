@@ -28,8 +28,7 @@ from html import escape
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..geometry import DIRECTION_NAMES, DIRECTIONS, HOLE, Cell, Map, Transition
-from ..rules import initial_state
-from ..state import GameState, Move
+from ..state import BUILD, GameState, Move
 from .text import summary_parts
 
 CELL = 40.0  # user units per cell
@@ -505,5 +504,8 @@ def map_caption(board: Map) -> List[str]:
 def notebook_map_svg(board: Map) -> str:
     """The picture `Map._repr_svg_` gives Jupyter: the cells as the map file sets them, the
     transitions, and `map_caption`, at most NOTEBOOK_SIZE pixels on its longer side."""
-    state = initial_state(board)
+    # The cells as they are, without asking the rules who could move first (that search is
+    # what a picture of a large map would otherwise spend its time on).
+    state = GameState(board, board.cells, (board.overrides,) * board.players,
+                      (board.bombs,) * board.players, frozenset(), BUILD, None)
     return render_svg(state, caption=map_caption(board), size=_notebook_size(state))
