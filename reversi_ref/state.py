@@ -82,6 +82,9 @@ class GameState:
     `board` is row-major (index `y * width + x`) in map-file characters.  `overrides` and
     `bombs` hold one 8-bit count per player: index 0 is player 1.  `to_move` is the 1-based
     player asked next, or None when the game is over.
+
+    `print(state)` draws the board with coordinates and a summary line, `repr(state)` is one
+    short line, and Jupyter shows an SVG picture (`_repr_svg_`).
     """
 
     map: Map
