@@ -164,7 +164,7 @@ def test_str_of_a_state_is_the_board() -> None:
         "1  0 1 2 - 0 0",
         "2  0 2 1 3 0 b",
         "3  x 0 0 0 0 0",
-        "phase 1 (building); player 1 to move; overrides 1:0 2:0 3:0; bombs 1:0 2:0 3:0",
+        "phase 1 (building), player 1 to move; overrides 1:0 2:0 3:0; bombs 1:0 2:0 3:0",
     ]
 
 
@@ -189,7 +189,7 @@ def test_state_shows_as_a_picture_in_jupyter() -> None:
     """_repr_svg_ (what Jupyter displays) is an SVG of the board with the summary below."""
     root = svg_root(small_state()._repr_svg_())
     assert cells(root) == 23  # 6 x 4, one hole
-    assert captions(root) == ["phase 1 (building); player 1 to move",
+    assert captions(root) == ["phase 1 (building), player 1 to move",
                               "overrides 1:0 2:0 3:0", "bombs 1:0 2:0 3:0"]
 
 

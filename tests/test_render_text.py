@@ -70,7 +70,7 @@ def test_state_text_is_the_board_and_a_summary_line() -> None:
         "   0 1 2",
         "0  1 2 0",
         "1  0 x -",
-        "phase 1 (building); player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1",
+        "phase 1 (building), player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1",
     ])
 
 

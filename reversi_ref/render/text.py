@@ -159,7 +159,7 @@ def summary_parts(state: GameState) -> List[str]:
     disqualified (when anyone is): the parts of `summary_line`."""
     head = PHASE_NAMES.get(state.phase, state.phase)
     if state.to_move is not None:
-        head += "; player %d to move" % state.to_move
+        head += ", player %d to move" % state.to_move
     seats = range(1, state.players + 1)
     parts = [head,
              "overrides " + " ".join("%d:%d" % (p, state.overrides[p - 1]) for p in seats),
@@ -171,7 +171,7 @@ def summary_parts(state: GameState) -> List[str]:
 
 def summary_line(state: GameState) -> str:
     """One line: the phase, who moves, each player's override stones and bombs, and who is
-    disqualified ("phase 1 (building); player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1")."""
+    disqualified ("phase 1 (building), player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1")."""
     return "; ".join(summary_parts(state))
 
 
