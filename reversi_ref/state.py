@@ -28,10 +28,11 @@ MAX_SPECIAL = 0xFF
 
 # Two or three decimal numbers separated by a comma and/or blanks: "3 4", "3,4,20", "3, 4".
 # A minus sign is read so that "-1 4" gets the range error, which says more than "not a move".
-# (Each blank run can be split only one way, so a long bad text fails in linear time.)
+# (Each blank run can be split only one way, so a long bad text fails in linear time.)  Kept
+# as text: `re` compiles it on the first parse, not at `import reversi_ref` (PyPy's compiler
+# is slow enough to notice).
 _SEPARATOR = r"(?:\s*,\s*|\s+)"
-_MOVE_NUMBERS = re.compile(r"(-?[0-9]+)%s(-?[0-9]+)(?:%s(-?[0-9]+))?\Z" % (_SEPARATOR,
-                                                                         _SEPARATOR))
+_MOVE_NUMBERS = r"(-?[0-9]+)%s(-?[0-9]+)(?:%s(-?[0-9]+))?\Z" % (_SEPARATOR, _SEPARATOR)
 _BRACKETS = {"(": ")", "[": "]"}
 
 
@@ -61,7 +62,7 @@ class Move(NamedTuple):
         body = text.strip()
         if body[:1] in _BRACKETS and body[-1:] == _BRACKETS[body[:1]]:
             body = body[1:-1].strip()
-        found = _MOVE_NUMBERS.match(body)
+        found = re.match(_MOVE_NUMBERS, body)
         if found is None:
             raise InvalidMoveError(text, "expected 'x y' or 'x y special', whole numbers "
                                          "separated by commas or blanks, e.g. '3 4' or '3,4,20'")
