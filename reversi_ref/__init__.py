@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# The drawing functions live in `reversi_ref.render`, imported on first use: it nearly doubles
-# the time of `import reversi_ref` (docs/api.md), which the referee and the engines never need.
+# The drawing functions live in `reversi_ref.render`, imported on first use: it would add a
+# third to a half to the time of `import reversi_ref` (docs/api.md), and the referee, the client
+# and the engines never draw.
 _RENDER_NAMES = ("load_record", "record_from_moves", "render_replay", "render_svg",
                  "render_text")
 
