@@ -44,6 +44,16 @@ class IllegalMoveError(ReversiError, ValueError):
         super().__init__("%s: %s" % (rule, detail) if detail else rule)
 
 
+class InvalidMoveError(ReversiError, ValueError):
+    """A text that does not spell a move (`Move.parse`); `text` is the text, `reason` what is
+    wrong with it.  Whether a move is legal is another question (`IllegalMoveError`)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__("invalid move %r: %s" % (text, reason))
+
+
 class ProtocolError(ReversiError, ValueError):
     """Bytes that are not a valid message of the network protocol (RULES.md 8)."""
 

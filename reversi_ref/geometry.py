@@ -111,3 +111,9 @@ class Map:
         """Where a step through side (x, y, direction) lands and in which direction it goes on,
         or None when no transition is attached to that side."""
         return self.exits.get((x, y, direction))
+
+    def _repr_svg_(self) -> str:
+        """The map as an SVG picture (Jupyter shows it in place of the repr)."""
+        # Imported on first use: drawing lives downstream of the geometry (one-way data flow).
+        from .render.svg import notebook_map_svg
+        return notebook_map_svg(self)

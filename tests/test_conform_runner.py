@@ -247,7 +247,7 @@ def test_judge_legal_moves_diff_marks_missing_and_extra(suite: List[Dict[str, An
     assert "missing (legal by the rules): (0,1,0)" in verdict.detail
     assert "extra (not legal by the rules): (2,0,0)" in verdict.detail
     assert "listed more than once" in verdict.detail
-    assert "0 2 1!" in verdict.detail and "2+2 1" in verdict.detail
+    assert "0 2 1!" in verdict.detail and "2?2 1" in verdict.detail
     assert case["description"] in verdict.detail
     assert judge(case, {"moves": [[0, 1, 0], [0, 0, 0]]}).status == PASS
 
@@ -259,6 +259,9 @@ def test_judge_apply_diff_names_cells_and_counts(suite: List[Dict[str, Any]]) ->
     verdict = judge(case, {"state": wrong})
     assert verdict.status == FAIL
     assert "(1,0) expected 1, engine 2" in verdict.detail
+    # `~` marks the differing cell on both boards (`*` means "legal" in `show`).
+    assert "0  1 1~1      0  1 2~1" in verdict.detail
+    assert "(~ cell that differs)" in verdict.detail
     assert "overrides: expected [0, 0], engine [1, 0]" in verdict.detail
     assert judge(case, {"state": case["expected"]["state"]}).status == PASS
     assert judge(case, {"illegal": True, "reason": "no"}).summary == "legal step rejected"

@@ -172,6 +172,22 @@ def test_caption_is_escaped() -> None:
     assert [e.text for e in with_class(root, "caption")] == ["a <b> & c"]
 
 
+def test_size_scales_the_picture_not_the_drawing() -> None:
+    """`size` sets the longer side in pixels; the drawing (viewBox) and proportions stay."""
+    state = small_state()  # 6 columns x 4 rows: wider than tall
+    natural = parse(render_svg(state))
+    scaled = parse(render_svg(state, size=150))
+    assert scaled.get("viewBox") == natural.get("viewBox")
+    _, _, box_width, box_height = (float(v) for v in natural.get("viewBox", "").split())
+    assert float(natural.get("width", "0")) == box_width
+    assert float(scaled.get("width", "0")) == pytest.approx(150, abs=0.01)
+    assert float(scaled.get("height", "0")) == pytest.approx(150 * box_height / box_width,
+                                                             abs=0.01)
+    tall = parse(render_svg(parse_map("2\n0\n0 0\n5 1\n1\n2\n0\n0\n0\n"), size=100))
+    assert float(tall.get("height", "0")) == pytest.approx(100, abs=0.01)
+    assert float(tall.get("width", "0")) < 100
+
+
 def test_render_command_writes_an_svg_of_a_map(tmp_path: Path) -> None:
     """`reversi-ref render MAP -o out.svg` writes the picture of the start position."""
     source = tmp_path / "small.map"

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
 import pytest
 
-from helpers import map_text
+from helpers import make_state, map_text
 from render_helpers import (PLAYER1_LEGAL, SMALL_MAP, TRANSITION_CAPTURE, TRANSITION_MOVE,
                             first_moves, small_state, trace_of, write_json)
-from reversi_ref import parse_map, play
+from reversi_ref import OVER, parse_map, play
 from reversi_ref.cli import main
-from reversi_ref.render.text import render_text, use_color
+from reversi_ref.render.text import legend, render_text, use_color
 
 
 class FakeTerminal(io.StringIO):
@@ -42,10 +43,54 @@ def test_last_move_and_captures_through_a_transition_are_marked() -> None:
 
 
 def test_blasted_cells_are_marked() -> None:
-    """RULES.md 5: `x` after each cell a bomb destroyed."""
+    """RULES.md 5: `#` after each cell a bomb destroyed (not `x`, an expansion stone)."""
     state = parse_map(map_text("0 0 0\n0 1 2", bombs=1, strength=0))
     text = render_text(state, blasted=[(0, 0)])
-    assert text.splitlines()[1] == "0  0x0 0"
+    assert text.splitlines()[1] == "0  0#0 0"
+
+
+def test_markers_are_not_cell_characters() -> None:
+    """RULES.md 1: no marker of the text board or of the conformance diffs is a cell character
+    of the map format, and no character has two meanings between them."""
+    from reversi_ref.render.text import MARKERS
+    from reversi_ref.specs.judge import DIFFERS_MARK, EXTRA_MARK, MISSING_MARK
+    cell_characters = set("0123456789-cibx")  # RULES.md 1, written out here
+    marks = [mark for mark, _ in MARKERS] + [DIFFERS_MARK, MISSING_MARK, EXTRA_MARK]
+    assert sorted(marks) == sorted(["*", "<", "+", "#", "~", "?", "!"])
+    assert len(set(marks)) == len(marks)
+    assert not set(marks) & cell_characters
+    assert all(len(mark) == 1 and mark != " " for mark in marks)
+
+
+def test_state_text_is_the_board_and_a_summary_line() -> None:
+    """str(state): the board with coordinates, then phase, mover and the counts in hand
+    (RULES.md 1: counts per player start at the map's)."""
+    state = parse_map(map_text("1 2 0\n0 x -", overrides=3, bombs=1, strength=2))
+    assert str(state) == "\n".join([
+        "   0 1 2",
+        "0  1 2 0",
+        "1  0 x -",
+        "phase 1 (building), player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1",
+    ])
+
+
+def test_summary_names_the_disqualified_and_the_end() -> None:
+    """RULES.md 6 and 7: a finished game names nobody to move and lists the disqualified."""
+    state = dataclasses.replace(
+        make_state("1 2 0", players=3, overrides_per_player=[0, 5, 255],
+                   bombs_per_player=[2, 0, 1], disqualified=[3, 2], phase=OVER),
+        to_move=None)
+    assert str(state).splitlines()[-1] == (
+        "game over; overrides 1:0 2:5 3:255; bombs 1:2 2:0 3:1; disqualified 2 3")
+
+
+def test_legend_explains_tiles_and_markers() -> None:
+    """The `show` legend names every tile of the map format and every marker."""
+    assert legend().splitlines() == [
+        "tiles: 0 empty, 1..8 player stones, x expansion stone, c choice, i inversion, "
+        "b bonus, - hole",
+        "markers: * legal, < last move, + captured, # blasted",
+    ]
 
 
 def test_plain_text_matches_the_referees_board_layout() -> None:
@@ -90,6 +135,8 @@ def test_show_prints_a_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "\x1b[" not in out
     assert "2  0*2 1 3 0*b" in out
     assert "player 1 to move" in out
+    assert "\ntiles: 0 empty, 1..8 player stones, x expansion stone" in out
+    assert "\nmarkers: * legal, < last move, + captured, # blasted" in out
 
 
 def test_show_prints_a_move_of_a_trace(tmp_path: Path,

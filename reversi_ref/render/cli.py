@@ -132,7 +132,8 @@ def register(subparsers: Any) -> None:
     show = subparsers.add_parser(
         "show", help="print a map or a position of a recorded game as text",
         description="Print the board with coordinates, legal positions (*), the last move (<) "
-                    "and its captured (+) or blasted (x) cells, then each player's counts.")
+                    "and its captured (+) or blasted (#) cells, then each player's counts and "
+                    "a legend of the tiles and markers.")
     _add_input(show, "MAP|TRACE")
     _add_move(show)
     colors = show.add_mutually_exclusive_group()

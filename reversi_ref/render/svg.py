@@ -27,8 +27,9 @@ import math
 from html import escape
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..geometry import DIRECTION_NAMES, DIRECTIONS, HOLE, Cell, Transition
-from ..state import GameState, Move
+from ..geometry import DIRECTION_NAMES, DIRECTIONS, HOLE, Cell, Map, Transition
+from ..state import BUILD, GameState, Move
+from .text import summary_parts
 
 CELL = 40.0  # user units per cell
 
@@ -51,6 +52,10 @@ TRANSITION_COLORS = ("#5b3a8c", "#1c6e8c", "#2e7d32", "#8d4a1c", "#8c1c4f", "#4a
 BLAST_COLOR = "#b00000"
 
 MAX_LANES = 8
+
+# The longest side, in pixels, of the pictures Jupyter shows (`notebook_svg`); smaller boards
+# keep their natural size (CELL per cell).
+NOTEBOOK_SIZE = 480.0
 
 
 def _num(value: float) -> str:
@@ -419,20 +424,25 @@ def coordinates_svg(layout: Layout) -> List[str]:
 def render_svg(state: GameState, last_move: Optional[Move] = None,
                captured: Iterable[Cell] = (), legal: Iterable[Cell] = (),
                blasted: Iterable[Cell] = (), coordinates: bool = True,
-               caption: Sequence[str] = (), cell_ids: bool = False) -> str:
+               caption: Sequence[str] = (), cell_ids: bool = False,
+               size: Optional[float] = None) -> str:
     """The board of `state` as an SVG document: cells, special tiles, stones, transitions,
     and marks on the `legal` cells, the last move, its `captured` and `blasted` cells.
 
     `caption` lines are written below the board.  With `cell_ids` every cell, holes included,
     gets a `<g id="cI">` (I = y * width + x) whose content can be swapped (the HTML replay).
+    `size` is the length in pixels of the picture's longer side (default: 40 per cell).
     """
     caption = list(caption)
     layout = Layout(state, coordinates, len(caption))
+    scale = 1.0
+    if size is not None:
+        scale = size / max(layout.total_width, layout.total_height)
     parts: List[str] = [
         '<svg xmlns="http://www.w3.org/2000/svg" class="board" width="%s" height="%s" '
         'viewBox="0 0 %s %s" font-family="DejaVu Sans, Verdana, Arial, sans-serif">'
-        % (_num(layout.total_width), _num(layout.total_height), _num(layout.total_width),
-           _num(layout.total_height)),
+        % (_num(layout.total_width * scale), _num(layout.total_height * scale),
+           _num(layout.total_width), _num(layout.total_height)),
         '<rect class="background" width="100%" height="100%" fill="#ffffff"/>',
         '<g class="cells">',
     ]
@@ -469,3 +479,33 @@ def render_svg(state: GameState, last_move: Optional[Move] = None,
     parts.append('</svg>')
     return "\n".join(parts) + "\n"
 
+
+def _notebook_size(state: GameState) -> Optional[float]:
+    """NOTEBOOK_SIZE when the natural picture is larger, else None (the natural size)."""
+    layout = Layout(state, True, 1)
+    longer = max(layout.total_width, layout.total_height)
+    return NOTEBOOK_SIZE if longer > NOTEBOOK_SIZE else None
+
+
+def notebook_svg(state: GameState) -> str:
+    """The picture `GameState._repr_svg_` gives Jupyter: the board, no marks, and under it
+    the phase, who moves and the counts in hand; at most NOTEBOOK_SIZE pixels on its longer
+    side."""
+    return render_svg(state, caption=summary_parts(state), size=_notebook_size(state))
+
+
+def map_caption(board: Map) -> List[str]:
+    """Two lines: players and size; override stones, bombs and bomb strength (RULES.md 1)."""
+    return ["%d players, %d x %d" % (board.players, board.width, board.height),
+            "overrides %d, bombs %d, strength %d" % (board.overrides, board.bombs,
+                                                     board.strength)]
+
+
+def notebook_map_svg(board: Map) -> str:
+    """The picture `Map._repr_svg_` gives Jupyter: the cells as the map file sets them, the
+    transitions, and `map_caption`, at most NOTEBOOK_SIZE pixels on its longer side."""
+    # The cells as they are, without asking the rules who could move first (that search is
+    # what a picture of a large map would otherwise spend its time on).
+    state = GameState(board, board.cells, (board.overrides,) * board.players,
+                      (board.bombs,) * board.players, frozenset(), BUILD, None)
+    return render_svg(state, caption=map_caption(board), size=_notebook_size(state))

@@ -3,9 +3,13 @@
 The layout is the one the referee prints (`reversi_ref.match.board_lines`, after the official
 server): x coordinates above (tens digit on its own line past 9), y on the left, each cell
 followed by one marker column.  Markers: `*` legal for the player to move, `<` the last move's
-target, `+` a cell its capture lines took, `x` a cell its bomb destroyed.  With colour on,
-stones get their player's colour (ANSI 256-colour backgrounds, close to the SVG palette) and
-the last move and its captures are underlined as well.
+target, `+` a cell its capture lines took, `#` a cell its bomb destroyed.  No marker is a cell
+character of the map format (`x` is an expansion stone), and the conformance diffs use
+characters of their own (`reversi_ref.specs.judge`), so each character has one meaning.  With
+colour on, stones get their player's colour (ANSI 256-colour backgrounds, close to the SVG
+palette) and the last move and its captures are underlined as well.
+
+`state_text(state)` is what `str(state)` prints: the board and one summary line.
 """
 
 from __future__ import annotations
@@ -21,7 +25,17 @@ from .record import Frame
 LEGAL_MARK = "*"
 LAST_MARK = "<"
 CAPTURED_MARK = "+"
-BLASTED_MARK = "x"
+BLASTED_MARK = "#"
+# (marker, meaning) in the order the legend lists them.
+MARKERS: Tuple[Tuple[str, str], ...] = (
+    (LEGAL_MARK, "legal"), (LAST_MARK, "last move"), (CAPTURED_MARK, "captured"),
+    (BLASTED_MARK, "blasted"),
+)
+# (cell characters, meaning) of the map format (RULES.md 1), for the legend.
+TILES: Tuple[Tuple[str, str], ...] = (
+    ("0", "empty"), ("12345678", "player stones"), ("x", "expansion stone"), ("c", "choice"),
+    ("i", "inversion"), ("b", "bonus"), ("-", "hole"),
+)
 
 RESET = "\x1b[0m"
 # Per player 1..8: (xterm-256 background, foreground) approximating the SVG palette.
@@ -84,9 +98,10 @@ def _marker(cell: Cell, last: Optional[Cell], captured: Collection[Cell],
 def render_text(state: GameState, last_move: Optional[Move] = None,
                 captured: Iterable[Cell] = (), legal: Iterable[Cell] = (),
                 color: bool = False, blasted: Iterable[Cell] = ()) -> str:
-    """The board as text lines (no trailing newline): coordinates, `*` after each cell in
-    `legal`, `<` after the last move's target, `+` after each captured cell, `x` after each
-    blasted cell; ANSI colours when `color`."""
+    """The board of `state` as text lines (no trailing newline): x coordinates above, y on
+    the left, and a marker after a cell: `*` for each cell in `legal`, `<` for the last
+    move's target, `+` for each `captured` cell, `#` for each `blasted` cell; ANSI colours
+    when `color` (see `use_color`)."""
     last = (last_move[0], last_move[1]) if last_move is not None else None
     captured_set = set(captured)
     blasted_set = set(blasted)
@@ -139,13 +154,46 @@ def status_lines(state: GameState, color: bool = False) -> List[str]:
     return lines
 
 
+def summary_parts(state: GameState) -> List[str]:
+    """The phase and who moves, each player's override stones, bombs, and who is
+    disqualified (when anyone is): the parts of `summary_line`."""
+    head = PHASE_NAMES.get(state.phase, state.phase)
+    if state.to_move is not None:
+        head += ", player %d to move" % state.to_move
+    seats = range(1, state.players + 1)
+    parts = [head,
+             "overrides " + " ".join("%d:%d" % (p, state.overrides[p - 1]) for p in seats),
+             "bombs " + " ".join("%d:%d" % (p, state.bombs[p - 1]) for p in seats)]
+    if state.disqualified:
+        parts.append("disqualified " + " ".join(str(p) for p in sorted(state.disqualified)))
+    return parts
+
+
+def summary_line(state: GameState) -> str:
+    """One line: the phase, who moves, each player's override stones and bombs, and who is
+    disqualified ("phase 1 (building), player 1 to move; overrides 1:3 2:3; bombs 1:1 2:1")."""
+    return "; ".join(summary_parts(state))
+
+
+def state_text(state: GameState) -> str:
+    """The board with coordinates (`render_text`) and the `summary_line` under it: what
+    `str(state)` gives."""
+    return render_text(state) + "\n" + summary_line(state)
+
+
 def legend(color: bool = False) -> str:
-    """One line explaining the markers."""
-    parts = ["%s legal" % LEGAL_MARK, "%s last move" % LAST_MARK,
-             "%s captured" % CAPTURED_MARK, "%s blasted" % BLASTED_MARK]
-    if color:
-        parts = [ANSI_MARK + p[0] + RESET + p[1:] for p in parts]
-    return "markers: " + ", ".join(parts)
+    """Two lines: what the cell characters (tiles) and the markers mean."""
+    tiles: List[str] = []
+    for chars, meaning in TILES:
+        if color:
+            shown = "".join(_paint(c, False) for c in chars)
+        else:
+            shown = chars if len(chars) == 1 else "%s..%s" % (chars[0], chars[-1])
+        tiles.append("%s %s" % (shown, meaning))
+    markers: List[str] = []
+    for mark, meaning in MARKERS:
+        markers.append("%s %s" % (ANSI_MARK + mark + RESET if color else mark, meaning))
+    return "tiles: %s\nmarkers: %s" % (", ".join(tiles), ", ".join(markers))
 
 
 def describe_move(frame: Frame) -> str:

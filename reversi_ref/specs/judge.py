@@ -19,6 +19,12 @@ UNSUPPORTED = "unsupported"
 STATE_FIELDS = ("board", "to_move", "phase", "overrides", "bombs", "disqualified")
 MAP_FIELDS = ("players", "overrides", "bombs", "strength", "height", "width")
 
+# Markers after a cell in the drawn boards.  None is a cell character of the map format or a
+# marker of `reversi-ref show` (`reversi_ref.render.text.MARKERS`), so each means one thing.
+DIFFERS_MARK = "~"   # the engine's cell differs from the expected one
+MISSING_MARK = "?"   # a legal move the engine left out
+EXTRA_MARK = "!"     # a move the engine gave that is not legal
+
 # Boards larger than this are drawn as a window around the cells of interest.
 DRAW_LIMIT = 40
 WINDOW_MARGIN = 4
@@ -61,7 +67,7 @@ def _window(height: int, width: int, marks: Set[Cell]) -> Tuple[int, int, int, i
 def draw_board(rows: Sequence[str], marks: Optional[Dict[Cell, str]] = None,
                window: Optional[Tuple[int, int, int, int]] = None) -> List[str]:
     """The board drawn with column numbers on top and row numbers on the left; `marks` puts a
-    marker character after the marked cells (e.g. `*` for a differing cell)."""
+    marker character after the marked cells (e.g. DIFFERS_MARK for a differing cell)."""
     height = len(rows)
     width = len(rows[0]) if rows else 0
     marks = marks or {}
@@ -264,7 +270,7 @@ def _state_diff(expected: JSONObject, actual: JSONObject) -> Tuple[List[str],
         for y, (a, b) in enumerate(zip(want, got)):
             for x, (ca, cb) in enumerate(zip(a, b)):
                 if ca != cb:
-                    cells[(x, y)] = "*"
+                    cells[(x, y)] = DIFFERS_MARK
                     listed.append("(%d,%d) expected %s, engine %s" % (x, y, ca, cb))
         if listed:
             more = " (+%d more)" % (len(listed) - 12) if len(listed) > 12 else ""
@@ -296,6 +302,8 @@ def _state_failure(case: JSONObject, expected: JSONObject, actual: JSONObject,
         lines.extend("  " + line for line in side_by_side(
             draw_board(expected["board"], cells, window),
             draw_board(actual["board"], cells, window), ("expected", "engine")))
+        if cells:
+            lines.append("  (%s cell that differs)" % DIFFERS_MARK)
     lines.extend(problems)
     return problems[0], lines
 
@@ -313,11 +321,12 @@ def _compare_legal(case: JSONObject, answer: JSONObject) -> Optional[Tuple[str, 
     duplicates = sorted({m for m in got if got.count(m) > 1})
     marks: Dict[Cell, str] = {}
     for m in missing:
-        marks[(m[0], m[1])] = "+"
+        marks[(m[0], m[1])] = MISSING_MARK
     for m in extra:
-        marks[(m[0], m[1])] = "!"
+        marks[(m[0], m[1])] = EXTRA_MARK
     lines = draw_position(case, marks)
-    lines.append("  (+ legal move the engine left out, ! move the engine gave that is not legal)")
+    lines.append("  (%s legal move the engine left out, %s move the engine gave that is not "
+                 "legal)" % (MISSING_MARK, EXTRA_MARK))
     parts = []
     if missing:
         lines.append("missing (legal by the rules): " + _moves_text(missing))
