@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.match",
     "reversi_ref.referee",
     "reversi_ref.client",
+    "reversi_ref.human",
     "reversi_ref.tournament",
     "reversi_ref.render.cli",
     "reversi_ref.specs",

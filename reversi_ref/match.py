@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from . import players as player_registry
 from .errors import IllegalMoveError, MapError
@@ -311,13 +311,17 @@ def _as_move(value: object) -> Optional[Move]:
     return None
 
 
-def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1) -> Game:
+def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1,
+              observer: Optional[Callable[[Game], None]] = None) -> Game:
     """Play `game` to the end with in-process players; a player that raises or returns an
-    illegal move is disqualified and the game goes on."""
+    illegal move is disqualified and the game goes on.  `observer` (the live page) is called
+    with the game after its start and after every move."""
     for seat in seats.values():
         seat.prepare(game.state)
     game.start()
     while not game.is_over:
+        if observer is not None:
+            observer(game)
         player = game.mover()
         try:
             choice: object = seats[player].choose(game.state, 0, depth)
@@ -329,6 +333,8 @@ def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int =
             game.fail("player returned %r, not a move" % (choice,), 0, depth)
         else:
             game.answer(move, 0, depth)
+    if observer is not None:
+        observer(game)
     return game
 
 
@@ -387,7 +393,13 @@ def run_play(args: argparse.Namespace) -> int:
                 color=use_color(out, args.color))
     game.say("map %s; %s; seed %d" % (path, ", ".join(
         "player %d: %s" % (p, seats[p].name) for p in sorted(seats)), args.seed))
-    run_match(game, seats, args.depth)
+    from .human import watch_seats  # the live page, when a seat is human
+    watch = watch_seats(seats, state, out)
+    try:
+        run_match(game, seats, args.depth, watch.observer if watch is not None else None)
+    finally:
+        if watch is not None:
+            watch.close()
     if args.trace:
         game.write_trace(args.trace)
     return 0
