@@ -56,12 +56,13 @@ class Watch:
         self.server.html = render_live_page(state, self.title, self.interactive)
         return self.feed
 
-    def close(self) -> None:
-        """Post what is still queued, end the event streams and stop serving."""
+    def close(self, linger: float = 2.0) -> None:
+        """Post what is still queued, end the event streams (giving them up to `linger`
+        seconds to send it) and stop serving."""
         if self.feed is not None:
             self.feed.flush()
             self.feed.stop()
-        self.server.close()
+        self.server.close(linger)
 
 
 def announce(watch: Watch, out: Optional[TextIO], open_browser: bool = False) -> None:
