@@ -33,6 +33,7 @@ body.past #counter { color: #a60; }
 #note { color: #a00; margin-left: 8px; }
 #info .search { margin-top: 8px; color: #333; font-family: monospace; font-size: 12px; }
 body.interactive #board svg { cursor: pointer; }
+#board .marks { pointer-events: none; }
 """
 
 LIVE_SCRIPT = """
@@ -122,6 +123,7 @@ LIVE_SCRIPT = """
     }
   }
   function send(m) {
+    var asked = prompt;
     note.textContent = "";
     var r = new XMLHttpRequest();
     r.open("POST", "move");
@@ -129,7 +131,9 @@ LIVE_SCRIPT = """
     r.onload = function () {
       var a = {};
       try { a = JSON.parse(r.responseText); } catch (e) { a = {error: r.responseText}; }
-      if (a.ok) { setPrompt(null); } else { note.textContent = "refused: " + a.error; }
+      // The next prompt may have come before this answer: only clear the one answered.
+      if (a.ok) { if (prompt === asked) { setPrompt(null); } }
+      else { note.textContent = "refused: " + a.error; }
     };
     r.onerror = function () { note.textContent = "the move could not be sent"; };
     r.send(JSON.stringify({x: m[0], y: m[1], special: m[2]}));

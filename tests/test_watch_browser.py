@@ -1,0 +1,344 @@
+"""The live page in real headless Chromium, driven through chromedriver's WebDriver HTTP API
+(standard library only): a spectator watches a networked game from its first move to the
+ranking, and a person plays a whole game by clicking (RULES.md 3-8).  What is asserted is read
+from the rendered page: the stones drawn, the score table and the winner line.
+
+Skipped when chromium or chromedriver is not installed.  The 50 x 50 screenshots and the
+drawing-time measurement of docs/watch.md are `slow`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import pytest
+
+from reversi_ref import parse_map
+from reversi_ref.cli import main
+from reversi_ref.client import Client
+from reversi_ref.human import Desk, HumanPlayer
+from reversi_ref.match import Game, run_match
+from reversi_ref.players import get
+from reversi_ref.referee import Referee
+from reversi_ref.watch import Hub, watch_client, watch_referee
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(name)), None)
+CHROMEDRIVER = shutil.which("chromedriver")
+BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                 "--disable-dev-shm-usage"]
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C WebDriver element key
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                                reason="chromium or chromedriver not installed")
+
+# 6 x 6 Othello start, one bomb of strength 0 each: a short game with both phases.
+SMALL = """2
+0
+1 0
+6 6
+0 0 0 0 0 0
+0 0 0 0 0 0
+0 0 1 2 0 0
+0 0 2 1 0 0
+0 0 0 0 0 0
+0 0 0 0 0 0
+"""
+
+# 4 x 4 Othello start, one bomb of strength 0 each: a person's game of a few clicks.
+TINY = """2
+0
+1 0
+4 4
+0 0 0 0
+0 1 2 0
+0 2 1 0
+0 0 0 0
+"""
+
+
+class WebDriver:
+    """A headless Chromium session through chromedriver's HTTP API."""
+
+    def __init__(self, profile: str, width: int = 1200, height: int = 900) -> None:
+        assert CHROMEDRIVER is not None and CHROMIUM is not None
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.process = subprocess.Popen([CHROMEDRIVER, "--port=%d" % port],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = "http://127.0.0.1:%d" % port
+        self.session = ""
+        for _ in range(200):
+            try:
+                if self.call("GET", "/status").get("ready"):
+                    break
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.05)
+        options = {"binary": CHROMIUM, "args": BROWSER_FLAGS + [
+            "--user-data-dir=%s" % profile, "--window-size=%d,%d" % (width, height)]}
+        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": options}}})
+        self.session = "/session/" + answer["sessionId"]
+
+    def call(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Any:
+        """One WebDriver command; its `value`."""
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self.base + path, data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return json.loads(answer.read().decode("utf-8"))["value"]
+        except urllib.error.HTTPError as error:
+            raise AssertionError("WebDriver %s %s: %s" % (method, path,
+                                                          error.read()[:500])) from None
+
+    def open(self, url: str) -> None:
+        """Load `url`."""
+        self.call("POST", self.session + "/url", {"url": url})
+
+    def run(self, script: str, *args: Any) -> Any:
+        """The value of `script` (a function body) run in the page."""
+        return self.call("POST", self.session + "/execute/sync",
+                         {"script": script, "args": list(args)})
+
+    def click(self, selector: str) -> None:
+        """Click the element matching the CSS `selector`, as a user would."""
+        found = self.call("POST", self.session + "/element",
+                          {"using": "css selector", "value": selector})
+        self.call("POST", "%s/element/%s/click" % (self.session, found[ELEMENT]), {})
+
+    def wait(self, script: str, timeout: float = 30.0) -> Any:
+        """Poll `script` until it returns something true; that value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.run(script)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for: %s (page: %s)" % (
+                    script, self.run('return document.body.innerText;')[:1500]))
+            time.sleep(0.03)
+
+    def screenshot(self) -> bytes:
+        """A PNG of the window."""
+        return base64.b64decode(self.call("GET", self.session + "/screenshot"))
+
+    def quit(self) -> None:
+        """End the session and chromedriver."""
+        try:
+            self.call("DELETE", self.session)
+        finally:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[WebDriver]:
+    """One browser for the module's tests."""
+    with tempfile.TemporaryDirectory() as profile:
+        session = WebDriver(profile)
+        try:
+            yield session
+        finally:
+            session.quit()
+
+
+# What the page shows, read from its DOM.
+READ_PAGE = """
+var out = {stones: {}, table: {}, winner: null, status: "", counter: "", out: []};
+document.querySelectorAll("#board .cells .stone").forEach(function (s) {
+  var p = s.getAttribute("class").split(" p")[1];
+  out.stones[p] = (out.stones[p] || 0) + 1;
+});
+document.querySelectorAll("#info tr[data-player]").forEach(function (r) {
+  out.table[r.getAttribute("data-player")] = +r.querySelector("td.stones").textContent;
+  if (r.className.indexOf("out") >= 0) { out.out.push(r.getAttribute("data-player")); }
+});
+var w = document.querySelector("#info .winner");
+out.winner = w ? w.textContent : null;
+var st = document.getElementById("status");
+out.status = st ? st.textContent : "";
+out.counter = document.getElementById("counter").textContent;
+out.info = document.getElementById("info").textContent;
+return out;
+"""
+
+
+def expected_winner_line(stones: Dict[str, int]) -> str:
+    """The winner line for these stone counts, worked out here (RULES.md 7)."""
+    best = max(stones.values())
+    first = sorted(int(p) for p, n in stones.items() if n == best)
+    if len(first) == 1:
+        return "Winner: player %d with %d stones" % (first[0], best)
+    return "Tie: players %s and %d with %d stones each" % (
+        ", ".join(str(p) for p in first[:-1]), first[-1], best)
+
+
+def start_game(referee: Referee, clients: List[Client]) -> List[threading.Thread]:
+    """Run `referee` and `clients` on their own threads."""
+    port = referee.port or referee.listen()
+    threads = [threading.Thread(target=referee.run, daemon=True)]
+    threads += [threading.Thread(target=c.run, args=("127.0.0.1", port), daemon=True)
+                for c in clients]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def test_watch_a_game_from_first_move_to_ranking(driver: WebDriver) -> None:
+    """`serve --watch`: the page, opened before the clients connect, follows every move to
+    the end; the stones drawn, the score table and the winner line agree with the
+    referee's final scores, and stepping back shows the start and the first move."""
+    path = ROOT / "maps" / "default.map"
+    data = path.read_bytes()
+    referee = Referee(data, parse_map(data.decode()), map_name=str(path), time_limit=10,
+                      port=0, quiet=True)
+    referee.listen()
+    watch = watch_referee(referee, "127.0.0.1:0")
+    try:
+        driver.open(watch.url)
+        driver.wait('return document.getElementById("status").textContent === '
+                    '"live: connected";')
+        initial = driver.run(READ_PAGE)
+        threads = start_game(referee, [Client(get("greedy")), Client(get("random", 7))])
+        driver.wait('return document.getElementById("status").textContent'
+                    '.indexOf("game over") === 0;')
+        for thread in threads:
+            thread.join(30)
+        final = referee.game.trace["final"]["scores"]
+        page = driver.wait("var r = (function () {%s})(); return r.winner && r;" % READ_PAGE)
+        moves = len(referee.game.trace["moves"])
+        assert page["counter"] == "%d / %d" % (moves, moves)
+        assert page["table"] == {p: n for p, n in final.items()}
+        assert {p: page["stones"].get(p, 0) for p in final} == page["table"]
+        assert page["winner"] == expected_winner_line(page["table"])
+        assert page["status"] == "game over: " + page["winner"]
+        assert "bank" in page["info"] and " ms" in page["info"]
+        # Back to the start, then one move forward.
+        driver.click("#first")
+        start = driver.run(READ_PAGE)
+        assert start["counter"] == "0 / %d" % moves and start["info"].startswith("Start")
+        assert start["stones"] == initial["stones"]
+        first = referee.game.trace["moves"][0]
+        driver.click("#next")
+        assert driver.run(READ_PAGE)["info"].startswith("Move 1,")
+        index = first["y"] * referee.game.state.width + first["x"]
+        assert driver.run('return document.querySelectorAll("#board .marks .last").length;') == 1
+        assert driver.run('return document.querySelector("#c%d .stone").getAttribute("class");'
+                          % index) == "stone p%d" % first["player"]
+    finally:
+        watch.close()
+
+
+LEGAL_CELLS = """
+var D = JSON.parse(document.getElementById("board-data").textContent), cells = [];
+document.querySelectorAll("#board .marks .legal").forEach(function (m) {
+  var t = /translate\\(([-0-9.]+) ([-0-9.]+)\\)/.exec(m.parentNode.getAttribute("transform"));
+  var x = Math.round((+t[1] - D.origin) / D.cell), y = Math.round((+t[2] - D.origin) / D.cell);
+  cells.push(y * D.width + x);
+});
+return cells;
+"""
+
+
+def test_play_a_human_game_by_clicking(driver: WebDriver) -> None:
+    """`reversi-ref human` against greedy: an illegal click is refused with its rule, a step
+    back during the game returns to live on the next click, and the game is played to the
+    end by clicks alone; the ranking on the page matches the referee's."""
+    referee = Referee(TINY.encode(), parse_map(TINY), port=0, quiet=True)
+    hub = Hub()
+    desk = Desk(hub)
+    human = Client(HumanPlayer(desk), group=99, ponder=False)
+    watch = watch_client(human, "127.0.0.1:0", interactive=True, mover=desk.submit, hub=hub)
+    try:
+        threads = start_game(referee, [human, Client(get("greedy"))])
+        driver.open(watch.url)
+        driver.wait('return !!document.getElementById("board-data");')
+        turns = 0
+        while True:
+            state = driver.wait(
+                'var a = document.getElementById("ask").textContent, '
+                's = document.getElementById("status").textContent;'
+                'return (a.indexOf("Your move") === 0 || s.indexOf("game over") === 0) '
+                '&& [a, s, document.getElementById("counter").textContent];')
+            if state[1].startswith("game over"):
+                break
+            turns += 1
+            legal = driver.run(LEGAL_CELLS)
+            if turns == 1:
+                # An empty corner captures nothing: refused, naming the rule.
+                driver.click("#c0")
+                note = driver.wait('var t = document.getElementById("note").textContent;'
+                                   'return t.indexOf("refused") === 0 && t;')
+                assert note.startswith("refused: RULES.md 3:")
+            if turns == 2:
+                driver.click("#prev")
+                assert "(live)" not in driver.run(READ_PAGE)["counter"]
+                driver.click("#c%d" % legal[0])
+                assert driver.run('return document.getElementById("note").textContent;') == \
+                    "back to the live position"
+                assert "(live)" in driver.run(READ_PAGE)["counter"]
+            if legal:
+                target = "#c%d" % legal[0]
+            else:  # the bombing phase: bomb a stone of the opponent
+                target = "#" + driver.run(
+                    'var s = document.querySelector("#board .cells .stone.p1") || '
+                    'document.querySelector("#board .cells .stone");'
+                    'return s.parentNode.id;')
+            frames = int(state[2].split(" / ")[1].split(" ")[0])
+            driver.click(target)
+            if driver.run('return document.querySelectorAll("#choices button").length;'):
+                driver.click("#choices button")
+            # The move is in when a new frame has come (the next prompt may come at once).
+            driver.wait('return +document.getElementById("counter").textContent'
+                        '.split(" / ")[1].split(" ")[0] > %d;' % frames)
+        for thread in threads:
+            thread.join(30)
+        page = driver.wait("var r = (function () {%s})(); return r.winner && r;" % READ_PAGE)
+        assert turns >= 3 and page["out"] == []
+        final = referee.game.trace["final"]["scores"]
+        assert page["table"] == final
+        assert {p: page["stones"].get(p, 0) for p in final} == page["table"]
+        assert page["winner"] == expected_winner_line(page["table"])
+        assert referee.game.trace["groups"][str(human.me)] == 99
+        assert not referee.game.state.disqualified
+    finally:
+        desk.close()
+        watch.close()
+
+
+@pytest.mark.slow
+def test_replay_button_reads_pause_and_the_end_names_the_winner(driver: WebDriver,
+                                                               tmp_path: Path) -> None:
+    """The replay page: "pause" while playing, "play" again at the end, whose frame names the
+    winner of the recorded game."""
+    game = Game(parse_map(SMALL), SMALL)
+    run_match(game, {1: get("greedy"), 2: get("random", 2)})
+    game.write_trace(str(tmp_path / "game.json"))
+    page = tmp_path / "game.html"
+    assert main(["replay", str(tmp_path / "game.json"), "-o", str(page)]) == 0
+    driver.open(page.as_uri() + "#frame=-2")
+    driver.click("#play")
+    assert driver.run('return document.getElementById("play").textContent;') == "pause"
+    driver.wait('return document.getElementById("play").textContent === "play";', 10)
+    shown = driver.run(READ_PAGE)
+    assert shown["winner"] == expected_winner_line(shown["table"])
