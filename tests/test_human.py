@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -77,7 +77,7 @@ def test_prompt_offers_choice_and_bonus_options() -> None:
     state = parse_map(TILES)
     prompt = prompt_data(state)
     assert prompt["player"] == 1 and prompt["phase"] == "build"
-    on = {}
+    on: Dict[Tuple[int, int], List[int]] = {}
     for x, y, special in prompt["moves"]:
         on.setdefault((x, y), []).append(special)
     assert on[(1, 0)] == [1, 2]

@@ -3,7 +3,8 @@
 ranking, and a person plays a whole game by clicking (RULES.md 3-8).  What is asserted is read
 from the rendered page: the stones drawn, the score table and the winner line.
 
-Skipped when chromium or chromedriver is not installed.  The 50 x 50 screenshots and the
+Skipped when chromium or chromedriver is not installed (and the default ones under PyPy: the
+page does not depend on the interpreter).  The 50 x 50 screenshots and the
 drawing-time measurement of docs/watch.md are `slow`.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import platform
 import random
 import re
 import shutil
@@ -48,6 +50,10 @@ ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C WebDriver element key
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
                                 reason="chromium or chromedriver not installed")
+# The page's behaviour does not depend on the interpreter serving it: the default browser
+# tests run under CPython only, which keeps PyPy's default run short.
+CPYTHON_ONLY = pytest.mark.skipif(platform.python_implementation() == "PyPy",
+                                  reason="the default browser tests run under CPython")
 
 # 6 x 6 Othello start, one bomb of strength 0 each: a short game with both phases.
 SMALL = """2
@@ -109,7 +115,7 @@ class WebDriver:
                 return json.loads(answer.read().decode("utf-8"))["value"]
         except urllib.error.HTTPError as error:
             raise AssertionError("WebDriver %s %s: %s" % (method, path,
-                                                          error.read()[:500])) from None
+                                                          error.read()[:500].decode("utf-8", "replace"))) from None
 
     def open(self, url: str) -> None:
         """Load `url`."""
@@ -204,14 +210,12 @@ def start_game(referee: Referee, clients: List[Client]) -> List[threading.Thread
     return threads
 
 
+@CPYTHON_ONLY
 def test_watch_a_game_from_first_move_to_ranking(driver: WebDriver) -> None:
     """`serve --watch`: the page, opened before the clients connect, follows every move to
     the end; the stones drawn, the score table and the winner line agree with the
     referee's final scores, and stepping back shows the start and the first move."""
-    path = ROOT / "maps" / "default.map"
-    data = path.read_bytes()
-    referee = Referee(data, parse_map(data.decode()), map_name=str(path), time_limit=10,
-                      port=0, quiet=True)
+    referee = Referee(SMALL.encode(), parse_map(SMALL), time_limit=10, port=0, quiet=True)
     referee.listen()
     watch = watch_referee(referee, "127.0.0.1:0")
     try:
@@ -260,6 +264,7 @@ return cells;
 """
 
 
+@CPYTHON_ONLY
 def test_play_a_human_game_by_clicking(driver: WebDriver) -> None:
     """`reversi-ref human` against greedy: an illegal click is refused with its rule, a step
     back during the game returns to live on the next click, and the game is played to the
@@ -342,3 +347,134 @@ def test_replay_button_reads_pause_and_the_end_names_the_winner(driver: WebDrive
     driver.wait('return document.getElementById("play").textContent === "play";', 10)
     shown = driver.run(READ_PAGE)
     assert shown["winner"] == expected_winner_line(shown["table"])
+
+
+# --------------------------------------------------------------------------- 50 x 50 (slow)
+
+
+def arena_map(seed: int = 24) -> str:
+    """An 8-player 50 x 50 map authored here: four 2 x 2 starts (players 1-2, 3-4, 5-6, 7-8)
+    in four quarters split by hole walls with doors, special tiles strewn from `seed`, the
+    left and right edges and the top and bottom joined by transitions every 7 rows/columns;
+    3 override stones, 2 bombs of strength 2 each."""
+    size = 50
+    rng = random.Random(seed)
+    grid = [["0"] * size for _ in range(size)]
+    for k in range(size):
+        for wall in (24, 25):
+            if k % 10 not in (4, 5):  # doors every 10 cells
+                grid[wall][k] = "-"
+                grid[k][wall] = "-"
+    starts = {(12, 12): (1, 2), (36, 12): (3, 4), (12, 36): (5, 6), (36, 36): (7, 8)}
+    for (x, y), (a, b) in starts.items():
+        grid[y][x], grid[y][x + 1], grid[y + 1][x], grid[y + 1][x + 1] = (
+            str(a), str(b), str(b), str(a))
+    for tile, count in (("c", 12), ("i", 12), ("b", 24), ("x", 30)):
+        placed = 0
+        while placed < count:
+            x, y = rng.randrange(size), rng.randrange(size)
+            near = any(abs(x - sx) < 4 and abs(y - sy) < 4 for sx, sy in starts)
+            if grid[y][x] == "0" and not near:
+                grid[y][x] = tile
+                placed += 1
+    lines = ["8", "3", "2 2", "%d %d" % (size, size)]
+    lines += [" ".join(row) for row in grid]
+    for k in range(3, size, 7):
+        if grid[k][0] != "-" and grid[k][size - 1] != "-":
+            lines.append("0 %d 6 <-> %d %d 2" % (k, size - 1, k))
+        if grid[0][k] != "-" and grid[size - 1][k] != "-":
+            lines.append("%d 0 0 <-> %d %d 4" % (k, k, size - 1))
+    return "\n".join(lines) + "\n"
+
+
+def save_shot(driver: WebDriver, name: str) -> int:
+    """Take a screenshot; write it to $REVERSI_WATCH_SHOTS/name when that is set.  Its size."""
+    png = driver.screenshot()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    folder = os.environ.get("REVERSI_WATCH_SHOTS")
+    if folder:
+        (Path(folder) / name).write_bytes(png)
+    return len(png)
+
+
+STEP_TIMES = """
+var t0 = performance.now(), n = arguments[0];
+for (var k = 0; k < n; k++) {
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft"}));
+}
+var back = (performance.now() - t0) / n;
+t0 = performance.now();
+document.dispatchEvent(new KeyboardEvent("keydown", {key: "Home"}));
+var home = performance.now() - t0;
+t0 = performance.now();
+document.dispatchEvent(new KeyboardEvent("keydown", {key: "End"}));
+var end = performance.now() - t0;
+return {back: back, home: home, end: end, stats: window.watchStats};
+"""
+
+
+@pytest.mark.slow
+def test_watch_screenshots_and_drawing_time() -> None:
+    """docs/watch.md: an 8-player 50 x 50 game watched live from its start (drawing time per
+    frame, stepping time, RULES.md 7 winner line) and a 2-player game seen by our client
+    (search report); screenshots go to $REVERSI_WATCH_SHOTS when set."""
+    from reversi_ref.players.search import SearchPlayer
+    from reversi_ref.watch import GameWatcher, Watch
+    text = arena_map()
+    state = parse_map(text)
+    with tempfile.TemporaryDirectory() as profile:
+        driver = WebDriver(profile, 1100, 760)
+        try:
+            watch = Watch("127.0.0.1:0", "reversi-ref: 8 players on a 50 x 50 map")
+            feed = watch.start(state)
+            driver.open(watch.url)
+            driver.wait('return document.getElementById("status").textContent === '
+                        '"live: connected";')
+            game = Game(state, text)
+            seats = {p: SearchPlayer() for p in range(1, 9)}
+            started = time.monotonic()
+            run_match(game, seats, 1, GameWatcher(feed))
+            played = time.monotonic() - started
+            driver.wait('return document.getElementById("status").textContent'
+                        '.indexOf("game over") === 0;', 600)
+            moves = len(game.trace["moves"])
+            page = driver.wait("var r = (function () {%s})(); return r.winner && r;"
+                               % READ_PAGE)
+            assert page["counter"] == "%d / %d" % (moves, moves)
+            assert page["winner"] == expected_winner_line(
+                {p: n for p, n in page["table"].items() if str(p) not in page["out"]})
+            big = save_shot(driver, "watch-8p-50x50.png")
+            timing = driver.run(STEP_TIMES, 200)
+            stats = timing["stats"]
+            print("\n50x50, 8 players: %d moves in %.1f s; frames received %d, drawn %d, "
+                  "drawing %.2f ms per frame on average, %.1f ms at most; one step back "
+                  "%.2f ms; Home %.1f ms; End %.1f ms; screenshot %d bytes"
+                  % (moves, played, stats["received"], stats["drawn"],
+                     stats["drawMs"] / max(1, stats["drawn"]), stats["maxDrawMs"],
+                     timing["back"], timing["home"], timing["end"], big))
+            watch.close()
+            # Two players on the default map, as our client sees it.
+            path = ROOT / "maps" / "default.map"
+            data = path.read_bytes()
+            referee = Referee(data, parse_map(data.decode()), port=0, depth=3, quiet=True)
+            ours = Client(SearchPlayer(), ponder=False)
+            watch = watch_client(ours, "127.0.0.1:0")
+            for thread in start_game(referee, [ours, Client(get("greedy"))]):
+                thread.join(120)
+            driver.open(watch.url)
+            driver.wait('return document.getElementById("status").textContent'
+                        '.indexOf("game over") === 0;')
+            driver.run('location.hash = ""; document.dispatchEvent(new KeyboardEvent('
+                       '"keydown", {key: "Home"}));')
+            for _ in range(24):
+                driver.run('document.dispatchEvent(new KeyboardEvent("keydown", '
+                           '{key: "ArrowRight"}));')
+            if "search:" not in driver.run(READ_PAGE)["info"]:
+                driver.run('document.dispatchEvent(new KeyboardEvent("keydown", '
+                           '{key: "ArrowRight"}));')
+            assert "principal variation" in driver.run(READ_PAGE)["info"]
+            small = save_shot(driver, "watch-2p-client.png")
+            print("2 players, client view: screenshot %d bytes" % small)
+            watch.close()
+        finally:
+            driver.quit()

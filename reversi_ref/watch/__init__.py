@@ -19,6 +19,7 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING, Callable, Dict, Optional, TextIO
 
+from ..protocol import MoveRequest
 from ..state import GameState
 from .feed import ClientWatcher, GameWatcher, LiveFeed, SearchReport, principal_variation
 from .hub import Event, Hub
@@ -112,10 +113,18 @@ def watch_client(client: "Client", address: str, out: Optional[TextIO] = None,
     watch = Watch(address, "reversi-ref %s (group %d)" % (client.player.name, client.group),
                   interactive, mover, hub)
 
+    def banks() -> Dict[int, str]:
+        # Only our own bank is known: the time field of our last move request (RULES.md 8).
+        for message in reversed(client.history):
+            if isinstance(message, MoveRequest):
+                return {client.me: "%d ms" % message.time_ms if message.time_ms
+                        else "no limit"}
+        return {}
+
     def start(state: GameState) -> LiveFeed:
         watch.title = "reversi-ref: player %d (%s, group %d)" % (
             client.me, client.player.name, client.group)
-        return watch.start(state)
+        return watch.start(state, banks)
 
     client.observers.append(ClientWatcher(start))
     announce(watch, out, open_browser)
