@@ -423,7 +423,7 @@ def test_watch_screenshots_and_drawing_time() -> None:
     text = arena_map()
     state = parse_map(text)
     with tempfile.TemporaryDirectory() as profile:
-        driver = WebDriver(profile, 1100, 760)
+        driver = WebDriver(profile, 960, 700)
         try:
             watch = Watch("127.0.0.1:0", "reversi-ref: 8 players on a 50 x 50 map")
             feed = watch.start(state)

@@ -34,6 +34,7 @@ body.past #counter { color: #a60; }
 #info .search { margin-top: 8px; color: #333; font-family: monospace; font-size: 12px; }
 body.interactive #board svg { cursor: pointer; }
 #board .marks { pointer-events: none; }
+#board svg { max-height: calc(100vh - 140px); }
 """
 
 LIVE_SCRIPT = """
