@@ -8,7 +8,6 @@ import json
 import socket
 import threading
 import urllib.request
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
@@ -24,7 +23,6 @@ from reversi_ref.state import Move
 from reversi_ref.watch import (GameWatcher, Hub, LiveFeed, Watch, parse_address,
                                watch_client, watch_referee)
 
-ROOT = Path(__file__).resolve().parents[1]
 
 # A 6 x 6 Othello start with one bomb of strength 0 each: both phases in a short game.
 SMALL = """2
@@ -213,6 +211,8 @@ def test_serve_watch_streams_the_whole_game() -> None:
         assert events[-1][0] == "over"
         resumed = read_events(watch.url + "events", headers={"Last-Event-ID": "3"})
         assert [d["n"] for n, d in resumed if n == "frame"] == [f["n"] for f in frames[4:]]
+        after = read_events(watch.url + "events?after=%d" % (len(frames) - 2))
+        assert [n for n, _ in after] == ["frame", "over"]
         page = urllib.request.urlopen(watch.url, timeout=10).read().decode("utf-8")
         assert 'id="board-data"' in page and "reversiBoard" in page
         assert "<script src" not in page and "<link" not in page

@@ -15,7 +15,6 @@ import json
 import os
 import platform
 import random
-import re
 import shutil
 import socket
 import subprocess
@@ -25,7 +24,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 
@@ -114,8 +113,8 @@ class WebDriver:
             with urllib.request.urlopen(request, timeout=60) as answer:
                 return json.loads(answer.read().decode("utf-8"))["value"]
         except urllib.error.HTTPError as error:
-            raise AssertionError("WebDriver %s %s: %s" % (method, path,
-                                                          error.read()[:500].decode("utf-8", "replace"))) from None
+            detail = error.read()[:500].decode("utf-8", "replace")
+            raise AssertionError("WebDriver %s %s: %s" % (method, path, detail)) from None
 
     def open(self, url: str) -> None:
         """Load `url`."""
