@@ -12,14 +12,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
-from reversi_ref import parse_map
+from reversi_ref import legal_moves, parse_map, play
 from reversi_ref.client import Client
 from reversi_ref.match import Game, run_match
 from reversi_ref.players import get
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.referee import Referee
 from reversi_ref.rules import scores
-from reversi_ref.state import Move
+from reversi_ref.state import BUILD, Move
 from reversi_ref.watch import (GameWatcher, Hub, LiveFeed, Watch, parse_address,
                                watch_client, watch_referee)
 
@@ -164,6 +164,27 @@ def test_feed_shows_a_disqualification_with_its_reason() -> None:
     assert 'class="out"' in last["i"]
     assert "player 1 disqualified" in last["i"] and "RULES.md 3" in last["i"]
     assert hub.ending is not None  # a sole remaining player ends the game
+
+
+def test_feed_marks_the_legal_positions_as_the_rules_do() -> None:
+    """RULES.md 3: without the referee's list (a client's view), every frame marks the cells
+    where the player to move may play, as the rules' legal moves say."""
+    state = parse_map(SMALL)
+    hub = Hub()
+    feed = LiveFeed(hub, state, threaded=False)
+    game = Game(state, SMALL)
+    run_match(game, {1: get("random", 5), 2: get("greedy")})
+    after = state
+    for entry in game.trace["moves"]:
+        move = Move(entry["x"], entry["y"], entry["special"])
+        after = play(after, move)
+        feed.moved(entry["player"], move, after)
+        frame = json.loads(hub.history[-1].data)
+        marked = {cell for kind, cell in frame["m"] if kind in (0, 1)}
+        wanted = {m.y * after.width + m.x for m in legal_moves(after)} if after.phase == BUILD \
+            else set()
+        assert marked == wanted
+        assert frame["b"] == "".join(after.board)
 
 
 def test_feed_on_its_thread_posts_everything_before_the_end() -> None:

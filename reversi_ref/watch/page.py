@@ -10,7 +10,7 @@ to move, posts the move to the server, which answers with the rule that refuses 
 it.  A cell with several moves (a choice tile: with whom to swap; a bonus tile: bomb or override
 stone) first offers them as buttons.
 
-`window.watchStats` counts the frames received and drawn and the time spent drawing them
+`window.watchStats` counts the frames received and drawn and the time spent drawing each
 (milliseconds, `performance.now`), for measuring that a big board stays responsive.
 """
 
@@ -47,7 +47,7 @@ LIVE_SCRIPT = """
   var statusLine = document.getElementById("status"), note = document.getElementById("note");
   var ask = document.getElementById("ask"), choices = document.getElementById("choices");
   var box = document.getElementById("prompt"), svg = document.querySelector("#board svg");
-  var stats = window.watchStats = {received: 0, drawn: 0, drawMs: 0, maxDrawMs: 0};
+  var stats = window.watchStats = {received: 0, drawn: 0, drawMs: 0, maxDrawMs: 0, times: []};
   D.start = D.board;
   var draw = reversiBoard(D);
   function isLive() { return cur === F.length - 1; }
@@ -68,6 +68,7 @@ LIVE_SCRIPT = """
     label();
     var ms = performance.now() - t0;
     stats.drawn += 1; stats.drawMs += ms; stats.maxDrawMs = Math.max(stats.maxDrawMs, ms);
+    stats.times.push(Math.round(ms * 100) / 100);
   }
   function later() {
     // Frames can come by the hundred per second: draw at most every 40 ms.
