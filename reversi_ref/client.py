@@ -380,9 +380,11 @@ def run_client(args: argparse.Namespace) -> int:
 
 def finish_client(client: Client, host: str, port: int, out: TextIO,
                   watch_address: Optional[str] = None, interactive: bool = False,
-                  mover: Any = None, open_browser: bool = False, hub: Any = None) -> int:
+                  mover: Any = None, open_browser: bool = False, hub: Any = None,
+                  command: str = "client") -> int:
     """Play the game of `client` on `host`:`port` and print the ranking; with
-    `watch_address` show it live (`reversi_ref.watch`).  The exit code."""
+    `watch_address` show it live (`reversi_ref.watch`).  The exit code; errors are one line
+    starting with "reversi-ref `command`"."""
     watch = None
     if watch_address is not None:
         from .watch import watch_client
@@ -390,17 +392,17 @@ def finish_client(client: Client, host: str, port: int, out: TextIO,
             watch = watch_client(client, watch_address, out, interactive, mover, hub,
                                  open_browser)
         except OSError as error:
-            print("reversi-ref client: --watch %s: %s" % (watch_address, error),
+            print("reversi-ref %s: --watch %s: %s" % (command, watch_address, error),
                   file=sys.stderr)
             return 1
     try:
         state = client.run(host, port)
     except ProtocolError as error:
-        print("reversi-ref client: malformed message from the server: %s" % error,
+        print("reversi-ref %s: malformed message from the server: %s" % (command, error),
               file=sys.stderr)
         return 1
     except (ConnectionLost, OSError) as error:
-        print("reversi-ref client: %s" % error, file=sys.stderr)
+        print("reversi-ref %s: %s" % (command, error), file=sys.stderr)
         return 1
     finally:
         if watch is not None:

@@ -168,7 +168,7 @@ def run_human(args: argparse.Namespace) -> int:
     client = Client(player, args.group, out, args.timeout, ponder=False)
     try:
         return finish_client(client, host, port, out, args.watch, True, desk.submit,
-                             open_browser=not args.no_browser, hub=hub)
+                             open_browser=not args.no_browser, hub=hub, command="human")
     finally:
         desk.close()
 
