@@ -33,7 +33,7 @@ from reversi_ref.cli import main
 from reversi_ref.client import Client
 from reversi_ref.human import Desk, HumanPlayer
 from reversi_ref.match import Game, run_match
-from reversi_ref.players import get
+from reversi_ref.players import Player, get
 from reversi_ref.referee import Referee
 from reversi_ref.watch import Hub, watch_client, watch_referee
 
@@ -430,7 +430,7 @@ def test_watch_screenshots_and_drawing_time() -> None:
             driver.wait('return document.getElementById("status").textContent === '
                         '"live: connected";')
             game = Game(state, text)
-            seats = {p: SearchPlayer() for p in range(1, 9)}
+            seats: Dict[int, Player] = {p: SearchPlayer() for p in range(1, 9)}
             started = time.monotonic()
             run_match(game, seats, 1, GameWatcher(feed))
             played = time.monotonic() - started
