@@ -211,9 +211,10 @@ def start_game(referee: Referee, clients: List[Client]) -> List[threading.Thread
 
 @CPYTHON_ONLY
 def test_watch_a_game_from_first_move_to_ranking(driver: WebDriver) -> None:
-    """`serve --watch`: the page, opened before the clients connect, follows every move to
-    the end; the stones drawn, the score table and the winner line agree with the
-    referee's final scores, and stepping back shows the start and the first move."""
+    """`serve --watch`: the page, opened before the clients connect, reconnects after its
+    stream is cut and follows every move to the end; the stones drawn, the score table and
+    the winner line agree with the referee's final scores, and stepping back shows the start
+    and the first move."""
     referee = Referee(SMALL.encode(), parse_map(SMALL), time_limit=10, port=0, quiet=True)
     referee.listen()
     watch = watch_referee(referee, "127.0.0.1:0")
@@ -222,6 +223,15 @@ def test_watch_a_game_from_first_move_to_ranking(driver: WebDriver) -> None:
         driver.wait('return document.getElementById("status").textContent === '
                     '"live: connected";')
         initial = driver.run(READ_PAGE)
+        # A network hiccup: the server ends the page's event stream; the page reconnects
+        # by itself (EventSource, Last-Event-ID) and goes on from where it was.
+        hub = watch.hub
+        for spectator in list(hub.spectators):
+            spectator.offer(None)
+        driver.wait('return document.getElementById("status").className === "lost";', 10)
+        driver.wait('return document.getElementById("status").textContent === '
+                    '"live: connected";', 10)
+        assert len(hub.spectators) == 1
         threads = start_game(referee, [Client(get("greedy")), Client(get("random", 7))])
         driver.wait('return document.getElementById("status").textContent'
                     '.indexOf("game over") === 0;')
@@ -279,11 +289,15 @@ def test_play_a_human_game_by_clicking(driver: WebDriver) -> None:
         driver.wait('return !!document.getElementById("board-data");')
         turns = 0
         while True:
+            # Asked, and the newest frame (with its legal marks) is on the screen.
             state = driver.wait(
                 'var a = document.getElementById("ask").textContent, '
-                's = document.getElementById("status").textContent;'
-                'return (a.indexOf("Your move") === 0 || s.indexOf("game over") === 0) '
-                '&& [a, s, document.getElementById("counter").textContent];')
+                's = document.getElementById("status").textContent, '
+                'c = document.getElementById("counter").textContent, '
+                't = +(c.split(" / ")[1] || "-1 ").split(" ")[0], '
+                'shown = +c.split(" / ")[0] === t && t + 1 === window.watchStats.frames;'
+                'return (s.indexOf("game over") === 0 || (a.indexOf("Your move") === 0 '
+                '&& shown)) && [a, s, c];')
             if state[1].startswith("game over"):
                 break
             turns += 1

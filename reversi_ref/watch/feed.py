@@ -72,9 +72,9 @@ class LiveFeed:
                  threaded: bool = True, legal: Optional[Sequence[Cell]] = None) -> None:
         self.hub = hub
         self.banks = banks
-        self.frame = initial_frame(state, legal)
-        self.reasons: Dict[int, str] = {}
         self.engine: Optional[Engine] = None
+        self.frame = initial_frame(state, self._legal(state, legal))
+        self.reasons: Dict[int, str] = {}
         self.inbox: "queue.SimpleQueue[Optional[Tuple[Any, ...]]]" = queue.SimpleQueue()
         self.worker: Optional[threading.Thread] = None
         self.over = False

@@ -47,7 +47,8 @@ LIVE_SCRIPT = """
   var statusLine = document.getElementById("status"), note = document.getElementById("note");
   var ask = document.getElementById("ask"), choices = document.getElementById("choices");
   var box = document.getElementById("prompt"), svg = document.querySelector("#board svg");
-  var stats = window.watchStats = {received: 0, drawn: 0, drawMs: 0, maxDrawMs: 0, times: []};
+  var stats = window.watchStats = {received: 0, frames: 0, drawn: 0, drawMs: 0, maxDrawMs: 0,
+                                   times: []};
   D.start = D.board;
   var draw = reversiBoard(D);
   function isLive() { return cur === F.length - 1; }
@@ -94,7 +95,7 @@ LIVE_SCRIPT = """
     es.addEventListener("frame", function (e) {
       var d = JSON.parse(e.data);
       stats.received += 1;
-      if (d.n === F.length) { F.push(d); later(); }
+      if (d.n === F.length) { F.push(d); stats.frames = F.length; later(); }
     });
     es.addEventListener("prompt", function (e) { setPrompt(JSON.parse(e.data)); });
     es.addEventListener("over", function (e) {
@@ -202,7 +203,7 @@ def render_live_page(state: GameState, title: str, interactive: bool = False) ->
         '<button id="next" title="forward (right arrow)">&#x25B6;</button>'
         '<button id="last" title="live (End)">&#x25B6;| live</button>'
         '<input id="slider" type="range" min="0" max="0" value="0" step="1">'
-        '<span id="counter">0 / 0</span></div>',
+        '<span id="counter"></span></div>',
         '<div id="prompt"><span id="ask"></span><span id="choices"></span>'
         '<span id="note"></span></div>',
         '<div id="main"><div id="board">%s</div>' % render_svg(state, cell_ids=True),
