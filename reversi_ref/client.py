@@ -41,7 +41,8 @@ from .protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group,
 from .rules import disqualify, initial_state, legal_moves, play, ranking
 from .rules.turns import pass_turn, start_bombing
 from .state import BOMB, BUILD, OVER, GameState, Move
-from .watch.server import watch_address
+from .watch.hub import Hub
+from .watch.server import Mover, watch_address
 
 CONNECT_TIMEOUT = 10.0
 # The part of the bank kept back for the network, the process being descheduled, PyPy's JIT
@@ -380,7 +381,8 @@ def run_client(args: argparse.Namespace) -> int:
 
 def finish_client(client: Client, host: str, port: int, out: TextIO,
                   watch_address: Optional[str] = None, interactive: bool = False,
-                  mover: Any = None, open_browser: bool = False, hub: Any = None,
+                  mover: Optional[Mover] = None, open_browser: bool = False,
+                  hub: Optional[Hub] = None,
                   command: str = "client") -> int:
     """Play the game of `client` on `host`:`port` and print the ranking; with
     `watch_address` show it live (`reversi_ref.watch`).  The exit code; errors are one line
