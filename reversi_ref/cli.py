@@ -30,6 +30,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.bundled",
     "reversi_ref.referee",
     "reversi_ref.client",
+    "reversi_ref.human",
     "reversi_ref.tournament",
     "reversi_ref.render.cli",
     "reversi_ref.specs",

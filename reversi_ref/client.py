@@ -29,7 +29,7 @@ import socket
 import sys
 import time
 from dataclasses import replace
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, Callable, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
 from .cli import UsageError, int_range, positive_float
@@ -42,6 +42,8 @@ from .protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group,
 from .rules import disqualify, initial_state, legal_moves, play, ranking
 from .rules.turns import pass_turn, start_bombing
 from .state import BOMB, BUILD, OVER, GameState, Move
+from .watch.hub import Hub
+from .watch.server import Mover, watch_address
 
 CONNECT_TIMEOUT = 10.0
 # The part of the bank kept back for the network, the process being descheduled, PyPy's JIT
@@ -105,6 +107,11 @@ class Client:
         self.game_moves = 0
         self.warnings = 0
         self.history: List[Message] = []
+        # Our last answer and the time it took, and the observers (`--watch`), called after
+        # each message is handled; an observer must return at once.
+        self.last_answer: Optional[Move] = None
+        self.last_answer_ms = 0.0
+        self.observers: List[Callable[["Client", Message], None]] = []
 
     def log(self, line: str) -> None:
         """Print one line of the client's log."""
@@ -220,14 +227,22 @@ class Client:
                 message = self.receive()
                 self.history.append(message)
                 if isinstance(message, EndOfGame):
-                    return self.on_end()
+                    final = self.on_end()
+                    self.notify(message)
+                    return final
                 self.handle(message)
+                self.notify(message)
                 if isinstance(message, Disqualification) and message.player == self.me:
                     # RULES.md 6: nothing follows our own 7; the server closes the connection.
                     self.log("the server sends us nothing more; leaving the game")
                     return self.tracked(message)
         finally:
             self.close()
+
+    def notify(self, message: Message) -> None:
+        """Show the game to the observers after `message` was handled."""
+        for observer in self.observers:
+            observer(self, message)
 
     def tracked(self, message: Message) -> GameState:
         """Our state, or ProtocolError when `message` came before the map."""
@@ -297,6 +312,7 @@ class Client:
         move = self.choose(state, budget, request.depth)
         self.send(MoveAnswer(move.x, move.y, move.special))
         used = (time.monotonic() - start) * 1000.0
+        self.last_answer, self.last_answer_ms = move, used
         info = self.player.info
         self.moves_played += 1
         if not request.time_ms:
@@ -383,15 +399,39 @@ def run_client(args: argparse.Namespace) -> int:
             raise UsageError(text if text.startswith("argument") else
                              "argument --weights: %s" % text) from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
+    return finish_client(client, host, port, out, watch_address=args.watch)
+
+
+def finish_client(client: Client, host: str, port: int, out: TextIO,
+                  watch_address: Optional[str] = None, interactive: bool = False,
+                  mover: Optional[Mover] = None, open_browser: bool = False,
+                  hub: Optional[Hub] = None,
+                  command: str = "client") -> int:
+    """Play the game of `client` on `host`:`port` and print the ranking; with
+    `watch_address` show it live (`reversi_ref.watch`).  The exit code; errors are one line
+    starting with "reversi-ref `command`"."""
+    watch = None
+    if watch_address is not None:
+        from .watch import watch_client
+        try:
+            watch = watch_client(client, watch_address, out, interactive, mover, hub,
+                                 open_browser)
+        except OSError as error:
+            print("reversi-ref %s: --watch %s: %s" % (command, watch_address, error),
+                  file=sys.stderr)
+            return 1
     try:
         state = client.run(host, port)
     except ProtocolError as error:
-        print("reversi-ref client: malformed message from the server: %s" % error,
+        print("reversi-ref %s: malformed message from the server: %s" % (command, error),
               file=sys.stderr)
         return 1
     except (ConnectionLost, OSError) as error:
-        print("reversi-ref client: %s" % error, file=sys.stderr)
+        print("reversi-ref %s: %s" % (command, error), file=sys.stderr)
         return 1
+    finally:
+        if watch is not None:
+            watch.close()
     if not client.history or client.history[-1] != EndOfGame():
         print("we were disqualified and left the game; standings when we left:", file=out)
     else:
@@ -433,4 +473,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-ponder", action="store_true",
                         help="do not think while the other players are to move (by default "
                              "the search players do, on the time the machine would idle)")
+    parser.add_argument("--watch", metavar="[HOST:]PORT", type=watch_address,
+                        help="show the game as this client sees it, with its search's depth, "
+                             "nodes, principal variation and evaluation, live in the browser "
+                             "at http://HOST:PORT/ (PORT 0 picks a free one)")
     parser.set_defaults(func=run_client)

@@ -19,7 +19,7 @@ import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from . import players as player_registry
 from .bundled import DEFAULT_MAP, load_map_argument
@@ -372,17 +372,21 @@ def _as_move(value: object) -> Optional[Move]:
 
 
 def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int = 1,
-              time_ms: int = 0) -> Game:
+              time_ms: int = 0, *,
+              observer: Optional[Callable[[Game], None]] = None) -> Game:
     """Play `game` to the end with in-process players; a player that raises, returns an
     illegal move or (with `time_ms`) overdraws its time bank is disqualified and the game goes
     on.  Time as on the server (RULES.md 8): a seat's bank starts at `time_ms` and grows by
-    `time_ms` at every later request; 0 means no limit (the players search `depth` deep)."""
+    `time_ms` at every later request; 0 means no limit (the players search `depth` deep).
+    `observer` (the live page) is called with the game after its start and after every move."""
     for seat in seats.values():
         seat.prepare(game.state)
     banks = {p: 0 for p in seats}
     clock = time.monotonic
     game.start()
     while not game.is_over:
+        if observer is not None:
+            observer(game)
         player = game.mover()
         seat = seats[player]
         banks[player] += time_ms
@@ -400,7 +404,7 @@ def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int =
         move = _as_move(choice)
         if move is None:
             game.fail("player returned %r, not a move" % (choice,), bank, depth, elapsed)
-        elif time_ms and used > bank:
+        elif time_ms and used > bank and not seat.timeless:
             game.fail("RULES.md 8: answer after the time bank ran out (%d ms used of a %d ms "
                       "bank)" % (used, bank), bank, depth, elapsed, move)
         else:
@@ -410,6 +414,8 @@ def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int =
             game.progress.update(game, clock())
     if game.progress is not None:
         game.progress.clear()
+    if observer is not None:
+        observer(game)
     return game
 
 
@@ -469,7 +475,14 @@ def run_play(args: argparse.Namespace) -> int:
         describe_time_control(time_ms, depth), args.seed), always=not args.quiet)
     if not args.quiet and not args.boards:
         game.progress = Progress(sys.stderr, time.monotonic())
-    run_match(game, seats, depth, time_ms)
+    from .human import watch_seats  # the live page, when a seat is human
+    watch = watch_seats(seats, state, out)
+    try:
+        run_match(game, seats, depth, time_ms,
+                  observer=watch.observer if watch is not None else None)
+    finally:
+        if watch is not None:
+            watch.close()
     if args.trace:
         game.write_trace(args.trace)
     return 0

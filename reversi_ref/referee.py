@@ -61,7 +61,7 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, TextIO, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, TextIO, Union
 
 from .cli import PORT, int_range, output_file, positive_float
 from .errors import ProtocolError
@@ -72,6 +72,7 @@ from .protocol import (GROUP, MOVE, Decoder, Disqualification, Group, MapText, M
                        MoveAnswer, MoveRequest, PlayerNumber, describe, encode, message_type)
 from .rules import scores
 from .state import GameState, Move
+from .watch.server import watch_address
 
 DEFAULT_PORT = 7777
 PORT_TRIES = 9               # the port asked for and the next 8
@@ -231,6 +232,9 @@ class Referee:
         self.game = Game(state, decode_map_bytes(map_bytes), out=out, quiet=quiet,
                          meta={"map": map_name, "timelimit": time_limit or None,
                                "depth": depth})
+        # Called with the game after its start and after every move request (`--watch`);
+        # an observer must return at once (the live page queues and draws on its own thread).
+        self.observers: List[Callable[[Game], None]] = []
 
     def say(self, line: str) -> None:
         """Print a line of the server log."""
@@ -376,8 +380,15 @@ class Referee:
     def play_game(self) -> None:
         """Ask for moves until the game is over."""
         self.broadcast(self.game.start())
+        self.notify()
         while not self.game.is_over:
             self.ask(self.game.mover())
+            self.notify()
+
+    def notify(self) -> None:
+        """Show the game to its observers."""
+        for observer in self.observers:
+            observer(self.game)
 
     def run(self) -> int:
         """Seat the clients, play the game, write trace and result; the exit code (255, as the
@@ -446,7 +457,19 @@ def run_serve(args: argparse.Namespace) -> int:
                       out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
                       result_path=args.r)
     referee.game.color = use_color(sys.stdout, args.color)
-    return referee.run()
+    watch = None
+    if args.watch is not None:
+        from .watch import watch_referee
+        try:
+            watch = watch_referee(referee, args.watch, sys.stdout)
+        except OSError as error:
+            print("reversi-ref serve: --watch %s: %s" % (args.watch, error), file=sys.stderr)
+            return 1
+    try:
+        return referee.run()
+    finally:
+        if watch is not None:
+            watch.close()
 
 
 def register(subparsers: Any) -> None:
@@ -482,4 +505,7 @@ def register(subparsers: Any) -> None:
     add_color_flags(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the boards")
+    parser.add_argument("--watch", metavar="[HOST:]PORT", type=watch_address,
+                        help="show the game live in the browser at http://HOST:PORT/ "
+                             "(HOST default 127.0.0.1; PORT 0 picks a free one)")
     parser.set_defaults(func=run_serve)

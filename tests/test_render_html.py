@@ -80,6 +80,29 @@ def test_replay_page_lists_bombs(tmp_path: Path) -> None:
     assert "phase 2 (bombing)" in data["frames"][1]["i"]
 
 
+def test_replay_last_frame_names_the_winner() -> None:
+    """RULES.md 7: the last frame of a finished game names the winner, or the tie; the
+    play button's script says "pause" while playing."""
+    from reversi_ref.match import Game, run_match
+    from reversi_ref.players import get
+    from reversi_ref.render.record import replay_trace
+    state = small_state()
+    game = Game(state, SMALL_MAP)
+    run_match(game, {1: get("greedy"), 2: get("random", 4), 3: get("greedy")})
+    frames = page_data(render_replay(replay_trace(game.trace)))["frames"]
+    final = {int(p): n for p, n in game.trace["final"]["scores"].items()
+             if n != "disqualified"}
+    best = max(final.values())
+    first = [p for p, n in sorted(final.items()) if n == best]
+    if len(first) == 1:
+        line = "Winner: player %d with %d stone%s" % (first[0], best, "" if best == 1 else "s")
+    else:
+        line = "Tie: players %s and %d" % (", ".join(map(str, first[:-1])), first[-1])
+    assert line in frames[-1]["i"]
+    assert all('class="winner"' not in f["i"] for f in frames[:-1])
+    assert 'textContent = "pause"' in render_replay(replay_trace(game.trace))
+
+
 def test_replay_command_rejects_a_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`reversi-ref replay` needs a trace; a map is a one-line error."""
     source = tmp_path / "small.map"

@@ -113,6 +113,15 @@ def _register_search_players() -> None:
     register("mcts", mcts_player)
 
 
+def _human_player(seed: int) -> Player:
+    # A person at the live page (`reversi_ref.human`; `play` gives it the page).
+    from ..human import human_player
+    return human_player(seed)
+
+
+register("human", _human_player)
+
+
 _register_search_players()
 
 __all__ = ["GreedyPlayer", "Player", "PlayerFactory", "RandomPlayer", "SearchInfo", "get",

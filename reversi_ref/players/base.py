@@ -27,11 +27,13 @@ class Player:
     A player that plans its own time sets `manages_bank`: it is then given the whole time bank
     of the move request (RULES.md 8) instead of a budget for this move.  `prepare` is called
     once with the initial state before the first request (free time to set up).  A player
-    that can think on the other players' time overrides `ponder`.
+    that can think on the other players' time overrides `ponder`.  A `timeless` player (a
+    person, group 99 on the server) is never held to a time bank in local matches.
     """
 
     name = "player"
     manages_bank = False
+    timeless = False
 
     def __init__(self) -> None:
         self.info = SearchInfo()

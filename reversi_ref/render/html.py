@@ -9,18 +9,22 @@ Stepping swaps the content of the cells that changed, so a game of a thousand mo
 50 x 50 board stays a few megabytes where a full SVG per move would take hundreds.
 
 Controls: arrow keys (left/right one move, up/down ten), Home/End, PageUp/PageDown, the
-slider, buttons, and space to play.  The URL fragment `#frame=N` (0 = the start, negative
-from the end) selects a frame on load and follows the current one.
+slider, buttons, and space to play (the button then reads "pause").  The URL fragment
+`#frame=N` (0 = the start, negative from the end) selects a frame on load and follows the
+current one.  The last frame names the winner (or the players tied for first place).
+
+The live page of `reversi_ref.watch` draws with the same parts: `STYLE`, `BOARD_SCRIPT` (the
+JavaScript that swaps changed cells and redraws the marks), `board_assets` and `frame_data`.
 """
 
 from __future__ import annotations
 
 import json
 from html import escape
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping, Optional
 
-from ..rules import scores
-from ..state import BOMB, BUILD
+from ..rules import ranking, scores
+from ..state import BOMB, BUILD, OVER, GameState
 from .record import Frame, Record
 from .svg import CELL, MARK_KINDS, PALETTE, Layout, marks_for, mark_svg, render_svg, tile_svg
 from .text import describe_move
@@ -45,18 +49,19 @@ h1 { font-size: 18px; margin: 0 0 8px 0; }
 #info tr.out td { color: #999; text-decoration: line-through; }
 .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 7px;
           border: 1px solid #333; vertical-align: middle; margin-right: 4px; }
+#info .winner { font-weight: bold; font-size: 16px; margin: 6px 0; }
+#info .reason { color: #a00; }
 #help { color: #666; font-size: 12px; margin-top: 12px; }
 """
 
-SCRIPT = """
-(function () {
-  var D = JSON.parse(document.getElementById("game-data").textContent);
-  var F = D.frames, W = D.width, cur = -1, board = F[0].b, timer = null;
-  var slider = document.getElementById("slider"), info = document.getElementById("info");
-  var marks = document.querySelector("#board .marks");
-  function show(n) {
-    n = Math.max(0, Math.min(F.length - 1, Math.round(n) || 0));
-    var f = F[n], i, out = [];
+# Shared by the replay and the live page: `reversiBoard(D)` returns `draw(frame)`, which swaps
+# the content of the cells whose character changed since the last frame drawn and redraws the
+# marks.  D holds the board's assets (`board_assets`) and `start`, the board drawn in the SVG.
+BOARD_SCRIPT = """
+function reversiBoard(D) {
+  var board = D.start, marks = document.querySelector("#board .marks"), W = D.width;
+  return function draw(f) {
+    var i, out = [];
     for (i = 0; i < f.b.length; i++) {
       if (f.b.charAt(i) !== board.charAt(i)) {
         document.getElementById("c" + i).innerHTML = D.tiles[f.b.charAt(i)];
@@ -68,7 +73,22 @@ SCRIPT = """
       out.push('<g transform="translate(' + x + " " + y + ')">' + D.marks[f.m[i][0]] + "</g>");
     }
     marks.innerHTML = out.join("");
-    info.innerHTML = f.i;
+  };
+}
+"""
+
+SCRIPT = """
+(function () {
+  var D = JSON.parse(document.getElementById("game-data").textContent);
+  var F = D.frames, cur = -1, timer = null, draw;
+  var slider = document.getElementById("slider"), info = document.getElementById("info");
+  var button = document.getElementById("play");
+  D.start = F[0].b;
+  draw = reversiBoard(D);
+  function show(n) {
+    n = Math.max(0, Math.min(F.length - 1, Math.round(n) || 0));
+    draw(F[n]);
+    info.innerHTML = F[n].i;
     slider.value = n;
     document.getElementById("counter").textContent = n + " / " + (F.length - 1);
     cur = n;
@@ -80,11 +100,13 @@ SCRIPT = """
     var n = parseInt(m[1], 10);
     return n < 0 ? F.length + n : n;
   }
+  function stop() { clearInterval(timer); timer = null; button.textContent = "play"; }
   function play() {
-    if (timer) { clearInterval(timer); timer = null; return; }
+    if (timer) { stop(); return; }
     if (cur >= F.length - 1) { show(0); }
+    button.textContent = "pause";
     timer = setInterval(function () {
-      if (cur >= F.length - 1) { clearInterval(timer); timer = null; } else { show(cur + 1); }
+      if (cur >= F.length - 1) { stop(); } else { show(cur + 1); }
     }, 350);
   }
   var steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -10, ArrowDown: 10,
@@ -109,71 +131,131 @@ SCRIPT = """
 """
 
 
-def _swatch(player: int) -> str:
+def swatch(player: int) -> str:
+    """A small disc in `player`'s colour (HTML)."""
     return '<span class="swatch" style="background:%s"></span>' % PALETTE[player]
 
 
-def frame_info(frame: Frame, total: int) -> str:
-    """The HTML description of one frame: the move, the phase, and a table of the players."""
+def winner_line(state: GameState) -> str:
+    """RULES.md 7: who won the finished game `state`, or who tied for first place."""
+    standings = ranking(state)
+    if not standings:
+        return "Game over: no player is left"
+    first = [s.player for s in standings if s.rank == 1]
+    score = standings[0].score
+    if len(first) == 1:
+        return "Winner: player %d with %d stone%s" % (first[0], score, "" if score == 1 else "s")
+    names = ", ".join("%d" % p for p in first[:-1]) + " and %d" % first[-1]
+    return "Tie: players %s with %d stone%s each" % (names, score, "" if score == 1 else "s")
+
+
+def frame_info(frame: Frame, total: Optional[int],
+               reasons: Optional[Mapping[int, str]] = None,
+               banks: Optional[Mapping[int, str]] = None) -> str:
+    """The HTML description of one frame: the move, the phase, a table of the players (stones,
+    override stones, bombs and, when given, time `banks`), the disqualified with their
+    `reasons`, and the winner once the game is over.  `total` is the number of moves (None
+    while the game goes on)."""
     state = frame.state
+    phase = PHASE_LABELS.get(frame.phase or "", "")
     if frame.number == 0:
         head = "Start"
+    elif total is None:
+        head = "Move %d, %s" % (frame.number, phase)
     else:
-        head = "Move %d of %d, %s" % (frame.number, total, PHASE_LABELS.get(frame.phase or "",
-                                                                           ""))
+        head = "Move %d of %d, %s" % (frame.number, total, phase)
     lines = ['<div class="move">%s</div>' % escape(head),
              '<div class="what">%s</div>' % escape(describe_move(frame))]
+    if state.phase == OVER:
+        lines.append('<div class="winner">%s</div>' % escape(winner_line(state)))
     now = PHASE_LABELS.get(state.phase, state.phase)
     if state.to_move is not None:
         now += "; player %d to move" % state.to_move
     lines.append('<div class="phase">Now: %s</div>' % escape(now))
     counts = scores(state)
-    rows = ['<tr><th>player</th><th>stones</th><th>overrides</th><th>bombs</th></tr>']
+    bank_head = "<th>bank</th>" if banks is not None else ""
+    rows = ['<tr><th>player</th><th>stones</th><th>overrides</th><th>bombs</th>%s</tr>'
+            % bank_head]
     for player in range(1, state.players + 1):
         classes = []
         if player == state.to_move:
             classes.append("mover")
         if player in state.disqualified:
             classes.append("out")
-        rows.append('<tr class="%s"><td>%s%d</td><td>%d</td><td>%d</td><td>%d</td></tr>'
-                    % (" ".join(classes), _swatch(player), player, counts[player],
-                       state.overrides[player - 1], state.bombs[player - 1]))
+        bank = ("<td>%s</td>" % escape(banks.get(player, "")) if banks is not None else "")
+        rows.append('<tr class="%s" data-player="%d"><td>%s%d</td><td class="stones">%d</td>'
+                    '<td>%d</td><td>%d</td>%s</tr>'
+                    % (" ".join(classes), player, swatch(player), player, counts[player],
+                       state.overrides[player - 1], state.bombs[player - 1], bank))
     lines.append("<table>%s</table>" % "".join(rows))
-    if state.disqualified:
-        lines.append('<div class="out">disqualified: %s</div>'
-                     % ", ".join("player %d" % p for p in sorted(state.disqualified)))
+    for player in sorted(state.disqualified):
+        reason = (reasons or {}).get(player, "")
+        lines.append('<div class="out">player %d disqualified%s</div>'
+                     % (player, ': <span class="reason">%s</span>' % escape(reason)
+                        if reason else ""))
     return "".join(lines)
 
 
-def frame_data(frame: Frame, total: int) -> Dict[str, Any]:
-    """One frame as the page's JavaScript reads it: board string, marks, description."""
+def frame_data(frame: Frame, total: Optional[int],
+               reasons: Optional[Mapping[int, str]] = None,
+               banks: Optional[Mapping[int, str]] = None) -> Dict[str, Any]:
+    """One frame as the pages' JavaScript reads it: board string, marks, description."""
     state = frame.state
     marks = marks_for(state, frame.move if not frame.rejected else None, frame.captured,
                       frame.legal, frame.blasted)
     return {
         "b": "".join(state.board),
         "m": [[MARK_KINDS.index(kind), y * state.width + x] for kind, (x, y) in marks],
-        "i": frame_info(frame, total),
+        "i": frame_info(frame, total, reasons, banks),
     }
+
+
+def board_assets(state: GameState) -> Dict[str, Any]:
+    """What `BOARD_SCRIPT` needs to draw on the board of `state`: its width, the cell size,
+    the board's origin in the SVG, and the drawing of every tile and mark."""
+    return {
+        "width": state.width,
+        "cell": CELL,
+        "origin": Layout(state).origin,
+        "tiles": {ch: tile_svg(ch) for ch in "012345678-cibx"},
+        "marks": [mark_svg(kind) for kind in MARK_KINDS],
+    }
+
+
+def json_script(data: Any, ident: str) -> str:
+    """`data` as a JSON `<script>` block with id `ident`, safe inside HTML."""
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    return '<script type="application/json" id="%s">%s</script>' % (ident, payload)
+
+
+def legend_html(players: int) -> str:
+    """The players' colours and what the marks mean (the help line under the board)."""
+    legend = " ".join("%s%d" % (swatch(p), p) for p in range(1, players + 1))
+    return ('players: %s. Marks: dot or corner triangles = legal for the player to '
+            'move; heavy frame = last move; dashed frame = captured by it; red cross = '
+            'destroyed by its bomb. Transitions are the coloured curves (hover for their '
+            'sides).' % legend)
+
+
+def reasons_so_far(frames: Any) -> List[Dict[int, str]]:
+    """For each frame, the reason of every disqualification up to it (player -> reason)."""
+    known: Dict[int, str] = {}
+    out: List[Dict[int, str]] = []
+    for frame in frames:
+        for player in frame.disqualified:
+            known[player] = frame.reason or "disqualified"
+        out.append(dict(known))
+    return out
 
 
 def render_replay(record: Record, title: str = "") -> str:
     """The HTML page replaying `record`, self-contained."""
     first = record.frames[0].state
     total = len(record.frames) - 1
-    layout = Layout(first)
-    board = render_svg(first, cell_ids=True)
-    data = {
-        "width": first.width,
-        "cell": CELL,
-        "origin": layout.origin,
-        "tiles": {ch: tile_svg(ch) for ch in "012345678-cibx"},
-        "marks": [mark_svg(kind) for kind in MARK_KINDS],
-        "frames": [frame_data(frame, total) for frame in record.frames],
-    }
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    data = board_assets(first)
+    data["frames"] = [frame_data(frame, total, reasons)
+                      for frame, reasons in zip(record.frames, reasons_so_far(record.frames))]
     title = title or "reversi-ref replay: %s" % record.source
-    legend = " ".join("%s%d" % (_swatch(p), p) for p in range(1, first.players + 1))
     parts: List[str] = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -187,15 +269,12 @@ def render_replay(record: Record, title: str = "") -> str:
         '<button id="last" title="last (End)">&#x25B6;|</button>'
         '<input id="slider" type="range" min="0" max="%d" value="0" step="1">'
         '<span id="counter">0 / %d</span></div>' % (total, total),
-        '<div id="main"><div id="board">%s</div>' % board,
+        '<div id="main"><div id="board">%s</div>' % render_svg(first, cell_ids=True),
         '<div id="info"></div></div>',
-        '<div id="help">players: %s. Marks: dot or corner triangles = legal for the player to '
-        'move; heavy frame = last move; dashed frame = captured by it; red cross = destroyed '
-        'by its bomb. Transitions are the coloured curves (hover for their sides). Keys: '
-        '&#x2190; &#x2192; one move, &#x2191; &#x2193; ten, Home/End, space plays.</div>'
-        % legend,
-        '<script type="application/json" id="game-data">%s</script>' % payload,
-        "<script>%s</script>" % SCRIPT,
+        '<div id="help">%s Keys: &#x2190; &#x2192; one move, &#x2191; &#x2193; ten, '
+        'Home/End, space plays.</div>' % legend_html(first.players),
+        json_script(data, "game-data"),
+        "<script>%s%s</script>" % (BOARD_SCRIPT, SCRIPT),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
