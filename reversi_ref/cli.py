@@ -28,6 +28,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.bench",
     "reversi_ref.maplint",
     "reversi_ref.mapfuzz",
+    "reversi_ref.fuzz",
 )
 
 

@@ -26,7 +26,7 @@ from collections import deque
 from pathlib import Path
 from typing import IO, Any, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, TextIO
 
-from .specs.casebook import AREAS, BASES, GENERATED, STRICT
+from .specs.casebook import ACCEPTED_BASES, AREAS, GENERATED, STRICT
 from .specs.codec import JSONObject, SpecError, dumps
 from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, rule_line, show_case
 from .specs.oracle import request_of_case
@@ -204,6 +204,35 @@ def select_cases(cases: Sequence[JSONObject], areas: Sequence[str] = (),
     return selected
 
 
+def load_case_files(paths: Sequence[str]) -> List[JSONObject]:
+    """The cases of JSONL files in the suite's format (one case per line), such as the golden
+    cases `reversi-ref fuzz` writes; a directory stands for its *.jsonl files."""
+    cases: List[JSONObject] = []
+    for name in paths:
+        path = Path(name)
+        files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                text = file.read_text(encoding="utf-8")
+            except OSError as error:
+                raise SpecError("cannot read %s: %s" % (file, error.strerror)) from None
+            for number, line in enumerate(text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    case = json.loads(line)
+                except ValueError as error:
+                    raise SpecError("%s:%d: not JSON: %s" % (file, number, error)) from None
+                if not isinstance(case, dict) or not {"id", "area", "query", "expected",
+                                                      "map", "state"} <= set(case):
+                    raise SpecError("%s:%d: not a case of the suite's format" % (file, number))
+                case.setdefault("rule", "")
+                case.setdefault("basis", GENERATED)
+                case.setdefault("description", "")
+                cases.append(case)
+    return cases
+
+
 def _split(values: Optional[Iterable[str]]) -> List[str]:
     result: List[str] = []
     for value in values or ():
@@ -341,11 +370,11 @@ def _selected(args: argparse.Namespace) -> List[JSONObject]:
         raise SpecError("unknown area %s; areas are: %s" % (", ".join(unknown),
                                                             ", ".join(AREAS)))
     bases, exclude_bases = _split(args.basis), _split(args.exclude_basis)
-    unknown = [b for b in bases + exclude_bases if b not in BASES]
+    unknown = [b for b in bases + exclude_bases if b not in ACCEPTED_BASES]
     if unknown:
         raise SpecError("unknown basis %s; bases are: %s" % (", ".join(unknown),
-                                                             ", ".join(BASES)))
-    cases = load_suite(directory, areas or None)
+                                                             ", ".join(ACCEPTED_BASES)))
+    cases = load_case_files(args.cases) if args.cases else load_suite(directory, areas or None)
     return select_cases(cases, areas, _split(args.case), _split(args.kind), bases,
                         exclude_bases, _split(args.rule))
 
@@ -422,6 +451,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--engine", metavar="COMMAND",
                         help="shell command that starts the engine's adapter")
     parser.add_argument("--specs", metavar="DIR", help="suite directory (default: specs/)")
+    parser.add_argument("--cases", action="append", metavar="FILE",
+                        help="run the cases of this JSONL file (or directory of them) instead "
+                             "of the suite, e.g. the golden cases `fuzz` writes (repeatable)")
     parser.add_argument("--area", action="append", metavar="AREA",
                         help="only these rule areas (repeat or separate with commas)")
     parser.add_argument("--case", action="append", metavar="ID",
@@ -430,7 +462,8 @@ def register(subparsers: Any) -> None:
                         help="only these query kinds: legal_moves, apply, illegal, perft, "
                              "game, map_load, map_reject")
     parser.add_argument("--basis", action="append", metavar="BASIS",
-                        help="only cases with these bases: server, hand, generated, strict "
+                        help="only cases with these bases: server, hand, generated, strict, "
+                             "fuzz "
                              "(default: all but strict)")
     parser.add_argument("--exclude-basis", action="append", metavar="BASIS",
                         help="leave out cases with these bases (repeatable)")

@@ -408,6 +408,12 @@ def play_game(script: Script, ask: Answerer, chooser: Optional[StepChooser] = No
         if game.failure is not None:
             return done()
     final = state
+    # The legal moves of the last position too (a shrunk game may end right before them).
+    if final.phase != OVER and game.check(
+            number, final, {"kind": "legal_moves"},
+            {"moves": [move_to_json(m) for m in legal_moves(final)]},
+            lambda answer: _legal_rule(final, _moves_differing(final, answer))):
+        return done()
     game.check(number, final, {"kind": "game", "steps": []},
                {"states": [], "ranking": ranking_to_json(final)}, lambda answer: "7.ranking")
     return done()
@@ -458,6 +464,24 @@ def _play_step(game: _Game, number: int, state: GameState, step: JSONObject) -> 
                if isinstance(answer, dict) and answer.get("illegal") is True
                else _apply_rule(state, step, after, _answer_fields(after, answer)))
     return after
+
+
+def referee_step(state: GameState, step: JSONObject) -> GameState:
+    """The rules' position after one step, as `play_game` plays it: an illegal move
+    disqualifies its mover; a disqualification after the end or of a player already out is
+    left out."""
+    if "disqualify" in step:
+        player = step["disqualify"]
+        if state.phase == OVER or not isinstance(player, int) or not (
+                1 <= player <= state.players) or player in state.disqualified:
+            return state
+        return disqualify(state, player)
+    try:
+        return play(state, Move(*step["move"]))
+    except IllegalMoveError:
+        if state.to_move is None:
+            return state
+        return disqualify(state, state.to_move)
 
 
 def _answer_fields(after: GameState, answer: Any) -> List[str]:
