@@ -114,8 +114,8 @@ class Runner:
         if self.failed and not self.args.keep_going:
             return False
         if self.args.time is not None:
-            return time.monotonic() - self.tally.started < self.args.time
-        return next_game < self.args.games
+            return time.monotonic() - self.tally.started < float(self.args.time)
+        return next_game < int(self.args.games)
 
     def record(self, game: int, steps: int, checks: int, run: Optional[GameRun]) -> None:
         """Count a finished game; keep the first failing game of each signature."""

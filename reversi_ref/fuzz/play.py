@@ -295,9 +295,9 @@ class StepChooser:
                 cell = state.cell(x, y)
                 if kind == 1 and (x, y) in targets:
                     # A legal target with a wrong special byte.
-                    special = {CHOICE: [0, state.players + 1], BONUS: [0, 22, 1]}.get(
+                    wrong = {CHOICE: [0, state.players + 1], BONUS: [0, 22, 1]}.get(
                         cell, [1, 20])
-                    move = [x, y, rng.choice(special)]
+                    move = [x, y, rng.choice(wrong)]
                 elif kind == 2:
                     holes = [i for i, c in enumerate(state.board) if c == HOLE]
                     if not holes:
