@@ -30,7 +30,7 @@ from ..rules import disqualify, initial_state, legal_moves, play
 from ..specs.casebook import FUZZ
 from ..specs.codec import JSONObject, dumps, move_to_json, state_to_json
 from ..specs.generated import illegal_rule, move_uses_transition, without_transitions
-from ..specs.judge import FAIL, Verdict, judge
+from ..specs.judge import FAIL, UNSUPPORTED, Verdict, judge
 from ..specs.oracle import map_answer, ranking_to_json, request_of_case
 from ..state import BOMB, BUILD, OVER, GameState, Move
 
@@ -72,6 +72,7 @@ class GameRun(NamedTuple):
     script: Script
     checks: int
     failure: Optional[Failure]
+    unsupported: int = 0
 
 
 # =========================================================================== engines
@@ -331,6 +332,7 @@ class _Game:
         self.target = target
         self.name = name
         self.checks = 0
+        self.unsupported = 0
         self.failure: Optional[Failure] = None
 
     def check(self, moves: int, state: Optional[GameState], query: JSONObject,
@@ -350,6 +352,8 @@ class _Game:
                 case["id"], query["kind"], error.summary, error.detail))
         else:
             verdict = judge(case, answer)
+        if verdict.status == UNSUPPORTED:
+            self.unsupported += 1
         if verdict.status != FAIL:
             return False
         difference = _difference(case, answer, verdict)
@@ -376,7 +380,8 @@ def play_game(script: Script, ask: Answerer, chooser: Optional[StepChooser] = No
     played: List[JSONObject] = []
 
     def done() -> GameRun:
-        return GameRun(Script(script.map_text, tuple(played)), game.checks, game.failure)
+        return GameRun(Script(script.map_text, tuple(played)), game.checks, game.failure,
+                       game.unsupported)
 
     game_map = read_map(script.map_text)
     state = initial_state(game_map)
