@@ -61,10 +61,10 @@ def uncharged_overrides() -> Any:
 
 
 def test_maps_cover_the_features_of_the_rules() -> None:
-    """RULES.md 1-5: over 250 maps of one seed, every size class, player count, tile, kind of
+    """RULES.md 1-5: over 200 maps of one seed, every size class, player count, tile, kind of
     transition and count extreme appears, and some games cannot start normally."""
     seen: Set[str] = set()
-    for game in range(250):
+    for game in range(200):
         game_map = generate_map(random.Random(game))
         assert read_map(format_map(game_map)) == game_map
         h, w = game_map.height, game_map.width
@@ -154,8 +154,8 @@ def test_features_bias_the_maps() -> None:
 
 
 def test_reference_passes_fuzzed_games() -> None:
-    """The readable rules agree with themselves on 12 fuzzed games (nothing to report)."""
-    for game in range(12):
+    """The readable rules agree with themselves on 6 fuzzed games (nothing to report)."""
+    for game in range(6):
         run = run_generated(11, game, reference())
         assert run.failure is None, run.failure.verdict.detail if run.failure else ""
         assert run.checks >= 2
