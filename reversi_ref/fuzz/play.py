@@ -156,9 +156,19 @@ def _state_fields(expected: JSONObject, actual: Any) -> List[str]:
     return fields
 
 
+def _board_without_transitions(before: GameState, move: Move) -> Optional[List[str]]:
+    """The board the move leaves when the map's transitions are ignored (None if the move is
+    not legal then)."""
+    try:
+        return list(state_to_json(play(without_transitions(before), move))["board"])
+    except IllegalMoveError:
+        return None
+
+
 def _apply_rule(before: GameState, step: JSONObject, after: GameState,
-                fields: Sequence[str]) -> str:
-    """The rule an `apply` step shows, judged by which fields the engine got wrong."""
+                fields: Sequence[str], answer: Any = None) -> str:
+    """The rule an `apply` step shows, judged by which fields the engine got wrong (and, for a
+    wrong board after a move through a transition, whether the engine ignored it)."""
     if "disqualify" in step:
         if "board" in fields:
             return "6.stones-stay"
@@ -172,13 +182,17 @@ def _apply_rule(before: GameState, step: JSONObject, after: GameState,
             return "5.end-of-game"
         return "5.bomb-turn-order"
     if "board" in fields:
+        through = move_uses_transition(before, Move(*move))
+        engine_board = answer.get("state", {}).get("board") if isinstance(answer, dict) \
+            and isinstance(answer.get("state"), dict) else None
+        if through and engine_board is not None and \
+                engine_board == _board_without_transitions(before, Move(*move)):
+            return "2.transition-step"
         if target == CHOICE:
             return "3.choice-swap"
         if target == INVERSION:
             return "3.inversion-rotate"
-        if move_uses_transition(before, Move(*move)):
-            return "2.transition-step"
-        return "3.move-effect"
+        return "2.transition-step" if through else "3.move-effect"
     if "overrides" in fields or "bombs" in fields:
         if target == BONUS:
             player = (before.to_move or 1) - 1
@@ -467,7 +481,7 @@ def _play_step(game: _Game, number: int, state: GameState, step: JSONObject) -> 
                {"state": state_to_json(after)},
                lambda answer: _legal_rule(state, [list(move)])
                if isinstance(answer, dict) and answer.get("illegal") is True
-               else _apply_rule(state, step, after, _answer_fields(after, answer)))
+               else _apply_rule(state, step, after, _answer_fields(after, answer), answer))
     return after
 
 
