@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import queue
 import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any, AbstractSet, Dict, List, Optional, TextIO, Tuple
 
+from ..errors import ReversiError
 from ..specs.codec import JSONObject, dumps
 from ..specs.judge import FAIL, judge
 from .maps import FEATURES
@@ -82,8 +84,9 @@ class Tally:
 
 # =========================================================================== running games
 
-# What a worker sends back per game: number, steps, answers, unsupported, the failing run.
-GameResult = Tuple[int, int, int, int, Optional[GameRun]]
+# What a worker sends back per game: number, steps, answers, unsupported, the failing run,
+# and an error text when the game could not be played at all (a fault of the fuzzer).
+GameResult = Tuple[int, int, int, int, Optional[GameRun], str]
 
 
 def _worker(command: str, timeout: float, seed: int, features: List[str],
@@ -96,9 +99,13 @@ def _worker(command: str, timeout: float, seed: int, features: List[str],
             game = tasks.get()
             if game is None:
                 break
-            run = run_generated(seed, game, ask, frozenset(features))
+            try:
+                run = run_generated(seed, game, ask, frozenset(features))
+            except Exception as error:  # reported by the main process, which stops
+                results.put((game, 0, 0, 0, None, "%s: %s" % (type(error).__name__, error)))
+                continue
             results.put((game, len(run.script.steps), run.checks, run.unsupported,
-                         run if run.failure is not None else None))
+                         run if run.failure is not None else None, ""))
     except KeyboardInterrupt:
         pass
     finally:
@@ -185,7 +192,14 @@ class Runner:
                 tasks.put(game)
                 game, busy = game + 1, busy + 1
             while busy:
-                done, steps, checks, unsupported, run = results.get()
+                try:
+                    done, steps, checks, unsupported, run, error = results.get(timeout=1.0)
+                except queue.Empty:
+                    if not any(worker.is_alive() for worker in workers):
+                        raise ReversiError("every fuzz worker process has died") from None
+                    continue
+                if error:
+                    raise ReversiError("game %d could not be played: %s" % (done, error))
                 busy -= 1
                 self.record(done, steps, checks, unsupported, run)
                 if self.more(game):
