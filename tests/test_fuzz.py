@@ -78,8 +78,16 @@ def test_maps_cover_the_features_of_the_rules() -> None:
                             ("strength", game_map.strength)):
             if value in (0, 255):
                 seen.add("%s-%d" % (name, value))
+        rows = [game_map.cells[y * w:(y + 1) * w] for y in range(h)]
+        if h > 2 and any(all(c == "-" for c in row) for row in rows[1:-1]):
+            seen.add("wall-of-holes")
+        used = {side for t in game_map.transitions for side in t.sides}
         for t in game_map.transitions:
             a, b = t.sides
+            # Walking out through a lands on b's cell heading away from b's side; a chain
+            # when another transition waits on that side.
+            if a != b and (b[0], b[1], (b[2] + 4) % 8) in used:
+                seen.add("chain")
             if a == b:
                 seen.add("self-joined")
             elif a[1] == b[1] and {a[2], b[2]} == {2, 6} and {a[0], b[0]} == {0, w - 1}:
@@ -101,7 +109,8 @@ def test_maps_cover_the_features_of_the_rules() -> None:
     wanted = {"players-%d" % n for n in range(2, 9)} | {
         "cell-" + c for c in "012-cibx"} | {
         "1x1", "large", "overrides-0", "overrides-255", "bombs-0", "bombs-255", "strength-0",
-        "self-joined", "wrap", "jump", "over-at-start", "player-1-cannot-move"}
+        "self-joined", "wrap", "jump", "chain", "wall-of-holes", "over-at-start",
+        "player-1-cannot-move"}
     assert wanted <= seen, sorted(wanted - seen)
 
 
