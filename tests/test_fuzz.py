@@ -31,8 +31,10 @@ from reversi_ref.specs.oracle import MapCache, answer
 from reversi_ref.state import OVER
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDED = "%s %s" % (sys.executable, ROOT / "tests" / "buggy_adapters" / "seeded.py")
-REFERENCE = "%s -m reversi_ref.adapters.reference" % sys.executable
+# Adapter processes start often here; under PyPy, CPython starts them faster (no cold JIT).
+ADAPTER_PYTHON = (shutil.which("python3") if "PyPy" in sys.version else None) or sys.executable
+SEEDED = "%s %s" % (ADAPTER_PYTHON, ROOT / "tests" / "buggy_adapters" / "seeded.py")
+REFERENCE = "%s -m reversi_ref.adapters.reference" % ADAPTER_PYTHON
 
 
 def reference() -> Any:
@@ -131,9 +133,9 @@ def _generated_elsewhere(interpreter: str, hash_seed: str) -> Any:
 
 
 def test_same_seed_gives_the_same_games_anywhere() -> None:
-    """A seed and a game number give the same map and steps in this process, in another
-    process with another string-hash seed, and under the other interpreter (PyPy from
-    CPython, CPython from PyPy) when it is installed."""
+    """A seed and a game number give the same map and steps in this process and in another
+    process with another string-hash seed, run by the other interpreter (PyPy from CPython,
+    CPython from PyPy) when it is installed."""
     here = []
     for game in range(4):
         script, chooser = generated_game(7, game)
@@ -142,10 +144,9 @@ def test_same_seed_gives_the_same_games_anywhere() -> None:
         here.append([run.script.map_text, list(run.script.steps)])
     assert len({text for text, _ in here}) == 4
     assert any(steps for _, steps in here)
-    assert _generated_elsewhere(sys.executable, "12345") == here
+    # This process hashes strings with a random seed; the other one with a fixed seed.
     other = shutil.which("python3" if "PyPy" in sys.version else "pypy3")
-    if other is not None:
-        assert _generated_elsewhere(other, "0") == here
+    assert _generated_elsewhere(other or sys.executable, "12345") == here
 
 
 def test_features_bias_the_maps() -> None:
@@ -163,8 +164,8 @@ def test_features_bias_the_maps() -> None:
 
 
 def test_reference_passes_fuzzed_games() -> None:
-    """The readable rules agree with themselves on 6 fuzzed games (nothing to report)."""
-    for game in range(6):
+    """The readable rules agree with themselves on 4 fuzzed games (nothing to report)."""
+    for game in range(4):
         run = run_generated(11, game, reference())
         assert run.failure is None, run.failure.verdict.detail if run.failure else ""
         assert run.checks >= 2
