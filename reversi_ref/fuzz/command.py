@@ -359,6 +359,11 @@ def run(args: argparse.Namespace) -> int:
         ("%g s" % args.time if args.time is not None else "%d games" % args.games),
         args.jobs, "" if args.jobs == 1 else "s"))
     out.flush()
+    problem = _first_answer_problem(args)
+    if problem:
+        print("reversi-ref fuzz: the engine gave no answer to a first request (check the "
+              "command): %s" % problem, file=sys.stderr)
+        return 1
     if args.game is not None:
         ask = ProcessAnswerer(args.engine, args.timeout)
         try:
@@ -388,6 +393,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out.write("no failures\n")
     return 0
+
+
+# A first request sent before any game, so a command that does not start an adapter is
+# reported at once rather than shrunk as a failure (a 1x1 map, player 1's stone only).
+PROBE_MAP = "2\n0\n0 0\n1 1\n1\n"
+
+
+def _first_answer_problem(args: argparse.Namespace) -> str:
+    """Why the engine gives no usable answer to a first `map` request ("" when it answers)."""
+    from .play import AnswerFailure
+
+    ask = ProcessAnswerer(args.engine, args.timeout)
+    try:
+        ask({"id": "fuzz/probe", "kind": "map", "map": PROBE_MAP, "state": None})
+    except AnswerFailure as error:
+        return error.detail
+    finally:
+        ask.close()
+    return ""
 
 
 def _positive(text: str) -> int:
