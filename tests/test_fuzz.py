@@ -26,7 +26,7 @@ from reversi_ref.geometry import DIRECTIONS
 from reversi_ref.mapfile import format_map, read_map
 from reversi_ref.rules import initial_state
 from reversi_ref.specs.codec import JSONObject, SpecError
-from reversi_ref.specs.judge import FAIL, PASS
+from reversi_ref.specs.judge import FAIL
 from reversi_ref.specs.oracle import MapCache, answer
 from reversi_ref.state import OVER
 

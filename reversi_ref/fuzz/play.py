@@ -32,7 +32,7 @@ from ..specs.codec import JSONObject, dumps, move_to_json, state_to_json
 from ..specs.generated import illegal_rule, move_uses_transition, without_transitions
 from ..specs.judge import FAIL, UNSUPPORTED, Verdict, judge
 from ..specs.oracle import map_answer, ranking_to_json, request_of_case
-from ..state import BOMB, BUILD, OVER, GameState, Move
+from ..state import BOMB, OVER, GameState, Move
 
 Signature = Tuple[str, str, str]
 Answerer = Callable[[JSONObject], Any]

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import MapError
-from ..geometry import HOLE, Map, Transition, open_sides
+from ..geometry import Map, Transition, open_sides
 from ..mapfile import format_map, read_map
 from ..rules import initial_state
 from ..state import BUILD, GameState
