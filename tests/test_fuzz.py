@@ -22,6 +22,8 @@ import pytest
 from reversi_ref.cli import main
 from reversi_ref.conform import load_case_files, run_suite
 from reversi_ref.fuzz import Shrinker, generate_map, generated_game, play_game, run_generated
+from reversi_ref.fuzz.play import Script
+from reversi_ref.fuzz.shrink import fewer_rows
 from reversi_ref.geometry import DIRECTIONS
 from reversi_ref.mapfile import format_map, read_map
 from reversi_ref.rules import initial_state
@@ -277,3 +279,22 @@ def test_fast_engine_agrees_with_the_rules_on_fuzzed_games(features: str) -> Non
         if run.failure is not None:
             failures[game] = run.failure.verdict.detail
     assert not failures, failures
+
+
+def test_shrinking_a_row_moves_steps_and_transitions_with_the_cells() -> None:
+    """Removing a row shifts the moves and transitions below it, and drops those on it."""
+    text = "2\n0\n0 0\n3 3\n0 0 0\n0 1 2\n0 0 0\n0 2 4 <-> 2 2 4\n"
+    steps = ({"move": [1, 2, 0]}, {"disqualify": 2}, {"move": [0, 0, 0]})
+    candidates = list(fewer_rows(Script(text, steps)))
+    assert len(candidates) == 3  # row 0, row 1 and row 2 removed in turn
+    without_top, without_middle, without_bottom = candidates
+    # Row 0 gone: everything moves up one row, the move onto row 0 is left out.
+    assert read_map(without_top.map_text).transitions[0] == (0, 1, 4, 2, 1, 4)
+    assert without_top.steps == ({"move": [1, 1, 0]}, {"disqualify": 2})
+    assert [r.split() for r in without_top.map_text.splitlines()[4:6]] == [
+        ["0", "1", "2"], ["0", "0", "0"]]
+    # Row 1 gone: the stones go with it; the transition on row 2 moves up.
+    assert read_map(without_middle.map_text).transitions[0] == (0, 1, 4, 2, 1, 4)
+    # Row 2 gone: the transition and the move on it are left out.
+    assert read_map(without_bottom.map_text).transitions == ()
+    assert without_bottom.steps == ({"disqualify": 2}, {"move": [0, 0, 0]})
