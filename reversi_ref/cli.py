@@ -39,6 +39,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.bench",
     "reversi_ref.maplint",
     "reversi_ref.mapfuzz",
+    "reversi_ref.fuzz",
 )
 
 

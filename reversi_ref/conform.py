@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, TextIO
 
 from .cli import int_range, name_list, output_file, positive_float
-from .specs.casebook import AREAS, BASES, GENERATED, STRICT
+from .specs.casebook import ACCEPTED_BASES, AREAS, GENERATED, STRICT
 from .specs.codec import JSONObject, SpecError, dumps
 from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, rule_line, show_case
 from .specs.oracle import CASE_KINDS, request_of_case
@@ -77,14 +77,20 @@ class EngineProcess:
 
     @staticmethod
     def _read_lines(stream: IO[str], lines: "queue.Queue[Optional[str]]") -> None:
-        for line in stream:
-            lines.put(line)
+        try:
+            for line in stream:
+                lines.put(line)
+        except (OSError, ValueError):
+            pass  # the engine was killed and its pipe closed under us
         lines.put(None)
 
     @staticmethod
     def _read_stderr(stream: IO[str], tail: Deque[str]) -> None:
-        for line in stream:
-            tail.append(line.rstrip("\n"))
+        try:
+            for line in stream:
+                tail.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            pass  # as above: a closed pipe ends the tail
 
     def ask(self, request: str, timeout: float) -> str:
         """Send one request line and return the answer line (raises EngineFailure)."""
@@ -203,6 +209,35 @@ def select_cases(cases: Sequence[JSONObject], areas: Sequence[str] = (),
             continue
         selected.append(case)
     return selected
+
+
+def load_case_files(paths: Sequence[str]) -> List[JSONObject]:
+    """The cases of JSONL files in the suite's format (one case per line), such as the golden
+    cases `reversi-ref fuzz` writes; a directory stands for its *.jsonl files."""
+    cases: List[JSONObject] = []
+    for name in paths:
+        path = Path(name)
+        files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                text = file.read_text(encoding="utf-8")
+            except OSError as error:
+                raise SpecError("cannot read %s: %s" % (file, error.strerror)) from None
+            for number, line in enumerate(text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    case = json.loads(line)
+                except ValueError as error:
+                    raise SpecError("%s:%d: not JSON: %s" % (file, number, error)) from None
+                if not isinstance(case, dict) or not {"id", "area", "query", "expected",
+                                                      "map", "state"} <= set(case):
+                    raise SpecError("%s:%d: not a case of the suite's format" % (file, number))
+                case.setdefault("rule", "")
+                case.setdefault("basis", GENERATED)
+                case.setdefault("description", "")
+                cases.append(case)
+    return cases
 
 
 def _split(values: Optional[Iterable[str]]) -> List[str]:
@@ -336,14 +371,14 @@ def write_junit(results: Sequence[Result], path: Path, engine_command: str) -> N
 
 def _selected(args: argparse.Namespace) -> List[JSONObject]:
     directory = Path(args.specs) if args.specs else default_specs_dir()
-    if not (directory / "index.json").is_file():
+    if not args.cases and not (directory / "index.json").is_file():
         # An installed package has no suite: it is the specs/ directory of a clone.
         raise SpecError("no golden suite at %s (index.json missing): run conform from the "
                         "root of a reversi-ref clone, whose specs/ holds the suite, or give "
                         "--specs DIR" % directory)
     areas = _split(args.area)
     bases, exclude_bases = _split(args.basis), _split(args.exclude_basis)
-    cases = load_suite(directory, areas or None)
+    cases = load_case_files(args.cases) if args.cases else load_suite(directory, areas or None)
     return select_cases(cases, areas, _split(args.case), _split(args.kind), bases,
                         exclude_bases, _split(args.rule))
 
@@ -420,6 +455,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--engine", metavar="COMMAND",
                         help="shell command that starts the engine's adapter")
     parser.add_argument("--specs", metavar="DIR", help="suite directory (default: specs/)")
+    parser.add_argument("--cases", action="append", metavar="FILE",
+                        help="run the cases of this JSONL file (or directory of them) instead "
+                             "of the suite, e.g. the golden cases `fuzz` writes (repeatable)")
     parser.add_argument("--area", action="append", metavar="AREA", type=name_list(AREAS, "area"),
                         help="only these rule areas (repeat or separate with commas)")
     parser.add_argument("--case", action="append", metavar="ID",
@@ -429,11 +467,12 @@ def register(subparsers: Any) -> None:
                         help="only these query kinds: legal_moves, apply, illegal, perft, "
                              "game, map_load, map_reject")
     parser.add_argument("--basis", action="append", metavar="BASIS",
-                        type=name_list(BASES, "basis", "bases"),
-                        help="only cases with these bases: server, hand, generated, strict "
+                        type=name_list(ACCEPTED_BASES, "basis", "bases"),
+                        help="only cases with these bases: server, hand, generated, strict, "
+                             "fuzz "
                              "(default: all but strict)")
     parser.add_argument("--exclude-basis", action="append", metavar="BASIS",
-                        type=name_list(BASES, "basis", "bases"),
+                        type=name_list(ACCEPTED_BASES, "basis", "bases"),
                         help="leave out cases with these bases (repeatable)")
     parser.add_argument("--rule", action="append", metavar="GLOB",
                         help="only these rule ids or globs, e.g. '3.*' or '5.blast' "

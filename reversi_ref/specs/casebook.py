@@ -39,6 +39,9 @@ HAND = "hand"            # worked out by hand from RULES.md
 GENERATED = "generated"  # produced by the readable rules, cross-checked as specs/README.md says
 STRICT = "strict"        # a reading the server cannot be asked about; not in the default run
 BASES = (SERVER, HAND, GENERATED, STRICT)
+# A case written by `reversi-ref fuzz` (a shrunk failure); never part of the suite itself.
+FUZZ = "fuzz"
+ACCEPTED_BASES = BASES + (FUZZ,)
 
 
 class Case(NamedTuple):

@@ -128,6 +128,27 @@ def bonus_swapped() -> None:
     setattr(building, "apply_bonus", apply_bonus)
 
 
+def count_saturates() -> None:
+    """RULES.md 3: counts in hand stop at 255 instead of wrapping to 0 (255 + 1 = 255)."""
+    def increment_count(count: int) -> int:
+        return min(count + 1, 255)
+    setattr(building, "increment_count", increment_count)
+
+
+def expansion_needs_capture() -> None:
+    """RULES.md 3: an expansion stone is legal only when a direction captures (the expansion
+    rule says always, with an override stone)."""
+    original = building.building_target_error
+
+    def building_target_error(state: GameState, player: int, x: int, y: int) -> Optional[str]:
+        reason = original(state, player, x, y)
+        if reason is None and state.cell(x, y) == "x" and not building.has_capture(
+                state, player, x, y):
+            return "an expansion stone needs a capture"
+        return reason
+    setattr(building, "building_target_error", building_target_error)
+
+
 BUGS: Dict[str, Callable[[], None]] = {
     "no-transition-captures": no_transition_captures,
     "overrides-not-charged": overrides_not_charged,
@@ -137,6 +158,8 @@ BUGS: Dict[str, Callable[[], None]] = {
     "disqualified-stones-removed": disqualified_stones_removed,
     "closes-through-target": closes_through_target,
     "bonus-swapped": bonus_swapped,
+    "count-saturates": count_saturates,
+    "expansion-needs-capture": expansion_needs_capture,
 }
 
 
