@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import MapError
 from .geometry import (DIRECTIONS, HOLE, Map, Side, Transition)
@@ -86,12 +86,18 @@ PROBLEMS = (PROBLEM_PLAYER_COUNT, PROBLEM_HEADER_TRUNCATED, PROBLEM_DIMENSIONS,
 
 _FIRST_TOKEN = re.compile(r"[^ \t\n]+")
 _TOKEN = re.compile(r"[^ \t\n\r]+")
+_SEPARATORS = " \t\n\r"
+_SEPARATOR = re.compile(r"[ \t\n\r]")
+_UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
+_CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
+_CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
 _STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
 _CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONG_MAX = 2 ** 63 - 1
 _LONG_MIN = -2 ** 63
 _SHOWN_LENGTH = 20  # longer tokens are cut short in error messages
 _PLAIN_CELLS = "0-cibx"
+_CELL_OBJECTS = {cell: cell for cell in _PLAIN_CELLS + "12345678"}
 
 
 # --- tokens ---------------------------------------------------------------------------------
@@ -104,42 +110,119 @@ class Token(NamedTuple):
     column: int
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """Yield the tokens of a map text, split as the server splits them, with line and column."""
-    text = text.split("\0", 1)[0]
-    first = _FIRST_TOKEN.search(text)
-    if first is None:
-        return
-    # The first token never spans a line break: it ends at LF at the latest.
-    line_start = text.rfind("\n", 0, first.start()) + 1
-    line = text.count("\n", 0, line_start) + 1
-    yield Token(first.group(), line, first.start() - line_start + 1)
-    offset = first.end() - line_start
-    for number, content in enumerate(text[line_start:].split("\n"), start=line):
-        for match in _TOKEN.finditer(content, offset):
-            yield Token(match.group(), number, match.start() + 1)
-        offset = 0
+class _Scanner:
+    """The tokens of one map text, found one at a time as the server splits them.
 
-
-class _Tokens:
-    """A cursor over the tokens of one map text."""
+    Nothing is split ahead: a text is read only as far as its first problem, and besides the
+    text itself only the tokens asked for are held.  Places (line, column) are worked out only
+    for the tokens that need one (header numbers, transitions, the token in an error), by
+    counting the line breaks skipped since the last place asked for.
+    """
 
     def __init__(self, text: str) -> None:
-        self.tokens: List[Token] = list(tokenize(text))
-        self.position = 0
-        if self.tokens:
-            last = self.tokens[-1]
-            self.end = (last.line, last.column + len(last.text))
-        else:
-            self.end = (1, 1)
+        self.text = text
+        # The text ends at the first NUL character.
+        stop = text.find("\0")
+        self.stop = stop if stop >= 0 else len(text)
+        self.position = 0                  # the next token starts at or after this
+        self._pattern = _FIRST_TOKEN       # the first token ends at a CR only at a line break
+        self._last = (0, 0)                # start and length of the last token handed out
+        self._counted = 0                  # line breaks are counted up to here ...
+        self._line = 1                     # ... giving the line there
+        self._line_start = 0               # ... and where that line starts
+
+    def next_match(self) -> Optional[re.Match[str]]:
+        """The next token as a regex match, or None when the text has ended."""
+        match = self._pattern.search(self.text, self.position, self.stop)
+        self._pattern = _TOKEN
+        if match is None:
+            self.position = self.stop
+            return None
+        self.position = match.end()
+        self._last = (match.start(), self.position - match.start())
+        return match
+
+    def next_cells(self, count: int, allowed: FrozenSet[str]) -> List[str]:
+        """Up to `count` next tokens, taken while each is one of `allowed`; stops before the
+        first that is not (the next `next_match` returns it) and at the end of the text."""
+        cells: List[str] = []
+        text = self.text
+        while count - len(cells) >= _CHUNK_MIN:
+            # A stretch of text ending just after a separator holds whole tokens only; it is
+            # short enough to hold no more tokens than are still wanted (each takes at least
+            # a character and a separator).
+            start = self.position
+            far = start + min(2 * (count - len(cells)) - 2, _CHUNK_MAX)
+            separator = _SEPARATOR.search(text, far, self.stop)
+            cut = separator.end() if separator is not None else self.stop
+            chunk = text[start:cut]
+            # str.split() splits as the server does where only printable ASCII, space, tab,
+            # LF and CR occur; elsewhere, and at a token not allowed, go token by token.
+            if _UNUSUAL.search(chunk):
+                break
+            words = chunk.split()
+            if not allowed.issuperset(words):
+                break
+            if words:
+                finish = start + len(chunk.rstrip(_SEPARATORS))
+                self._last = (finish - len(words[-1]), len(words[-1]))
+            # One shared string object per cell kind (PyPy would keep a million copies).
+            cells.extend(map(_CELL_OBJECTS.__getitem__, words))
+            self.position = cut
+            if cut >= self.stop:
+                return cells
+        while len(cells) < count:
+            position = self.position
+            match = self.next_match()
+            if match is None:
+                break
+            cell = match.group()
+            if cell not in allowed:
+                self.position = position  # handed out again by the next call
+                break
+            cells.append(cell)
+        return cells
+
+    def place(self, start: int) -> Tuple[int, int]:
+        """(line, column), 1-based, of the character at `start`; lines are counted at LF."""
+        text = self.text
+        if start < self._counted:  # not needed in reading order; counted afresh
+            return (text.count("\n", 0, start) + 1,
+                    start - text.rfind("\n", 0, start))
+        breaks = text.count("\n", self._counted, start)
+        if breaks:
+            self._line += breaks
+            self._line_start = text.rfind("\n", self._counted, start) + 1
+        self._counted = start
+        return self._line, start - self._line_start + 1
+
+    def token(self, match: re.Match[str]) -> Token:
+        """A matched token with its place."""
+        return Token(match.group(), *self.place(match.start()))
 
     def next(self) -> Optional[Token]:
-        """The next token, or None when the text has ended."""
-        if self.position >= len(self.tokens):
-            return None
-        token = self.tokens[self.position]
-        self.position += 1
-        return token
+        """The next token with its place, or None when the text has ended."""
+        match = self.next_match()
+        return None if match is None else self.token(match)
+
+    @property
+    def end(self) -> Tuple[int, int]:
+        """The place just past the last token handed out ((1, 1) when there was none); read
+        when the text has ended, this is where an error about a text ending early points."""
+        start, length = self._last
+        if not length:
+            return (1, 1)
+        line, column = self.place(start)
+        return line, column + length
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """Yield the tokens of a map text, split as the server splits them, with line and column."""
+    scanner = _Scanner(text)
+    token = scanner.next()
+    while token is not None:
+        yield token
+        token = scanner.next()
 
 
 def _shown(text: str) -> str:
@@ -202,7 +285,7 @@ class _Header(NamedTuple):
     width: int
 
 
-def _take_header_token(tokens: _Tokens, what: str) -> Token:
+def _take_header_token(tokens: _Scanner, what: str) -> Token:
     token = tokens.next()
     if token is None:
         raise MapError("board truncated before %s (the map ends too early)" % what,
@@ -211,12 +294,14 @@ def _take_header_token(tokens: _Tokens, what: str) -> Token:
 
 
 def _note_number(token: Token, what: str, value: int, notes: List[MapNote]) -> None:
-    if not _CANONICAL.match(token.text) or int(token.text) != value:
+    # Compared as text: a canonical number is the decimal of its value, and int() of a long
+    # token would be slow (or refused by Python's digit limit).
+    if not _CANONICAL.match(token.text) or token.text != str(value):
         notes.append(MapNote(token.line, token.column, "non-canonical-number",
                              "%s %s reads as %d" % (what, _shown(token.text), value)))
 
 
-def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
+def _read_header(tokens: _Scanner, notes: List[MapNote]) -> _Header:
     token = _take_header_token(tokens, "number of players")
     players = read_long(token.text) % 256
     # The server keeps the player count as one byte; it must be 2..8.
@@ -248,49 +333,57 @@ def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
 
 # --- cells ----------------------------------------------------------------------------------
 
-def _read_cells(tokens: _Tokens, header: _Header) -> Tuple[str, ...]:
+def _read_cells(tokens: _Scanner, header: _Header) -> Tuple[str, ...]:
     stones = "".join(str(p) for p in range(1, header.players + 1))
     allowed = frozenset(_PLAIN_CELLS + stones)
     width = header.width
-    cells: List[str] = []
-    for index in range(header.height * width):
-        token = tokens.next()
-        if token is not None and token.text in allowed:
-            cells.append(token.text)
-            continue
-        x, y = index % width, index // width
-        if token is None:
-            raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
-                           "cells" % (x, y, index, header.height * width), *tokens.end,
-                           problem=PROBLEM_BOARD_TRUNCATED)
-        # A cell is a token of one byte ...
-        if _byte_length(token.text) != 1:
-            raise MapError("invalid token %s at (%d,%d): a cell is one character of 0-8 - c i b x"
-                           % (_shown(token.text), x, y), token.line, token.column,
-                           problem=PROBLEM_TOKEN)
-        # ... one of 0 - c i b x or the stone of one of the n players.
-        why = ("player %s is above the player count %d" % (token.text, header.players)
-               if token.text in "12345678" else "not one of 0-8 - c i b x")
-        raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
-                       token.line, token.column, problem=PROBLEM_SQUARE)
-    return tuple(cells)
+    count = header.height * width
+    cells = tokens.next_cells(count, allowed)
+    if len(cells) == count:
+        return tuple(cells)
+    bad = tokens.next_match()
+    index = len(cells)
+    x, y = index % width, index // width
+    if bad is None:
+        raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
+                       "cells" % (x, y, index, count), *tokens.end,
+                       problem=PROBLEM_BOARD_TRUNCATED)
+    token = tokens.token(bad)
+    # A cell is a token of one byte ...
+    if len(token.text) != 1 or _byte_length(token.text) != 1:
+        raise MapError("invalid token %s at (%d,%d): a cell is one character of 0-8 - c i b x"
+                       % (_shown(token.text), x, y), token.line, token.column,
+                       problem=PROBLEM_TOKEN)
+    # ... one of 0 - c i b x or the stone of one of the n players.
+    why = ("player %s is above the player count %d" % (token.text, header.players)
+           if token.text in "12345678" else "not one of 0-8 - c i b x")
+    raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
+                   token.line, token.column, problem=PROBLEM_SQUARE)
 
 
 # --- transitions ----------------------------------------------------------------------------
 
-def _take_transition(tokens: _Tokens, number: int) -> Optional[List[Token]]:
-    first = tokens.next()
+def _take_transition(tokens: _Scanner, number: int) -> Optional[List[re.Match[str]]]:
+    first = tokens.next_match()
     if first is None:
         return None
     words = [first]
     for _ in range(6):
-        token = tokens.next()
-        if token is None:
+        match = tokens.next_match()
+        if match is None:
             raise MapError("transition %d is truncated: %d of its 7 tokens "
                            "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, len(words)),
                            *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
-        words.append(token)
+        words.append(match)
     return words
+
+
+def _where(number: int, texts: List[str]) -> str:
+    """A transition as error messages name it."""
+    shown = " ".join(texts)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return "in transition %d (%s)" % (number, ascii(shown)[1:-1])
 
 
 def _end_on_board(values: Tuple[int, int, int], m: Map) -> Optional[str]:
@@ -317,7 +410,7 @@ def _side_taken(side: Side, m: Map, taken: Dict[Side, int]) -> Optional[str]:
     return None
 
 
-def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Transition, ...]:
+def _read_transitions(tokens: _Scanner, m: Map, notes: List[MapNote]) -> Tuple[Transition, ...]:
     kept: List[Optional[Transition]] = []
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
     self_joins: Dict[Side, Tuple[int, Token]] = {}   # kept self-join -> its number and token
@@ -326,32 +419,32 @@ def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Tr
         words = _take_transition(tokens, number)
         if words is None:
             break
-        shown = " ".join(w.text for w in words)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        where = "in transition %d (%s)" % (number, ascii(shown)[1:-1])
+        texts = [w.group() for w in words]
         # The fourth token is exactly the arrow.
-        if words[3].text != ARROW:
+        if texts[3] != ARROW:
+            token = tokens.token(words[3])
             raise MapError('invalid delimiter "%s" %s: expected <->'
-                           % (_shown(words[3].text)[1:-1], where), words[3].line,
-                           words[3].column, problem=PROBLEM_DELIMITER)
-        first = tuple(_int32(read_long(w.text)) for w in words[0:3])
-        second = tuple(_int32(read_long(w.text)) for w in words[4:7])
+                           % (_shown(token.text)[1:-1], _where(number, texts)), token.line,
+                           token.column, problem=PROBLEM_DELIMITER)
+        first = tuple(_int32(read_long(w)) for w in texts[0:3])
+        second = tuple(_int32(read_long(w)) for w in texts[4:7])
         # Each end is a cell of the board with a direction 0..7, the first end checked first.
-        for values, problem, token, name in (
+        for values, problem, match, name in (
                 (first, PROBLEM_FIRST_COORDINATE, words[0], "first"),
                 (second, PROBLEM_SECOND_COORDINATE, words[4], "second")):
             why = _end_on_board((values[0], values[1], values[2]), m)
             if why:
+                token = tokens.token(match)
                 raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
-                               % (name, values[0], values[1], values[2], where, why),
-                               token.line, token.column, problem=problem)
+                               % (name, values[0], values[1], values[2], _where(number, texts),
+                                  why), token.line, token.column, problem=problem)
         side1: Side = (first[0], first[1], first[2])
         side2: Side = (second[0], second[1], second[2])
         # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
-        for side, token in ((side1, words[0]), (side2, words[4])):
+        for side, match in ((side1, words[0]), (side2, words[4])):
             why = _side_taken(side, m, taken)
             if why:
+                token = tokens.token(match)
                 raise MapError("transition %d is invalid (leading to/coming from invalid field): "
                                "%s" % (number, why), token.line, token.column,
                                problem=PROBLEM_INVALID_FIELD)
@@ -360,12 +453,13 @@ def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Tr
         transition = Transition(*(side1 + side2))
         if side1 == side2:
             if side1 in self_joins:
-                notes.append(MapNote(words[0].line, words[0].column, "repeated-self-join",
+                token = tokens.token(words[0])
+                notes.append(MapNote(token.line, token.column, "repeated-self-join",
                                      "side %s is joined to itself again (transition %d "
                                      "already does it); no change" % (side1, self_joins[side1][0])))
                 kept.append(None)
             else:
-                self_joins[side1] = (number, words[0])
+                self_joins[side1] = (number, tokens.token(words[0]))
                 kept.append(transition)
         else:
             for side in (side1, side2):
@@ -386,7 +480,7 @@ def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Tr
 def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
     """Parse a map text as the server does; also return notes on what a strict reading flags."""
     notes: List[MapNote] = []
-    tokens = _Tokens(text)
+    tokens = _Scanner(text)
     header = _read_header(tokens, notes)
     cells = _read_cells(tokens, header)
     board = Map(header.players, header.overrides, header.bombs, header.strength,
