@@ -56,7 +56,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from .errors import MapError
 from .geometry import (DIRECTIONS, HOLE, Map, Side, Transition)
@@ -88,6 +89,8 @@ _FIRST_TOKEN = re.compile(r"[^ \t\n]+")
 _TOKEN = re.compile(r"[^ \t\n\r]+")
 _SEPARATORS = " \t\n\r"
 _SEPARATOR = re.compile(r"[ \t\n\r]")
+_SEVEN_TOKENS = re.compile(r"[ \t\n\r]*" + r"[ \t\n\r]+".join([r"([^ \t\n\r]+)"] * 7))
+_SMALL_NUMBERS = {str(value): value for value in range(1001)}  # as strtol reads them
 _UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
 _CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
 _CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
@@ -199,6 +202,19 @@ class _Scanner:
     def token(self, match: re.Match[str]) -> Token:
         """A matched token with its place."""
         return Token(match.group(), *self.place(match.start()))
+
+    def token_at(self, start: int, text: str) -> Token:
+        """The token `text` starting at `start`, with its place."""
+        return Token(text, *self.place(start))
+
+    def next_transition(self) -> Optional[re.Match[str]]:
+        """The next 7 tokens as the groups of one match, or None when fewer are left."""
+        match = _SEVEN_TOKENS.match(self.text, self.position, self.stop)
+        if match is None:
+            return None
+        self.position = match.end()
+        self._last = (match.start(7), self.position - match.start(7))
+        return match
 
     def next(self) -> Optional[Token]:
         """The next token with its place, or None when the text has ended."""
@@ -363,27 +379,34 @@ def _read_cells(tokens: _Scanner, header: _Header) -> Tuple[str, ...]:
 
 # --- transitions ----------------------------------------------------------------------------
 
-def _take_transition(tokens: _Scanner, number: int) -> Optional[List[re.Match[str]]]:
-    first = tokens.next_match()
-    if first is None:
-        return None
-    words = [first]
-    for _ in range(6):
-        match = tokens.next_match()
-        if match is None:
-            raise MapError("transition %d is truncated: %d of its 7 tokens "
-                           "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, len(words)),
-                           *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
-        words.append(match)
-    return words
+def _take_transition(tokens: _Scanner, number: int) -> Optional[re.Match[str]]:
+    """The next transition's 7 tokens as the groups of one match; None at the end of the text;
+    a MapError when the text ends inside it."""
+    match = tokens.next_transition()
+    if match is not None:
+        return match
+    count = 0
+    while tokens.next_match() is not None:
+        count += 1
+    if count:
+        raise MapError("transition %d is truncated: %d of its 7 tokens "
+                       "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, count),
+                       *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
+    return None
 
 
-def _where(number: int, texts: List[str]) -> str:
+def _where(number: int, texts: Sequence[str]) -> str:
     """A transition as error messages name it."""
     shown = " ".join(texts)
     if len(shown) > 60:
         shown = shown[:57] + "..."
     return "in transition %d (%s)" % (number, ascii(shown)[1:-1])
+
+
+def _number(text: str) -> int:
+    """A transition number as the server reads it: strtol cut to a 32-bit int."""
+    value = _SMALL_NUMBERS.get(text)
+    return value if value is not None else _int32(read_long(text))
 
 
 def _end_on_board(values: Tuple[int, int, int], m: Map) -> Optional[str]:
@@ -410,90 +433,103 @@ def _side_taken(side: Side, m: Map, taken: Dict[Side, int]) -> Optional[str]:
     return None
 
 
-def _read_transitions(tokens: _Scanner, m: Map, notes: List[MapNote]) -> Tuple[Transition, ...]:
-    kept: List[Optional[Transition]] = []
+def _read_transitions(tokens: _Scanner, m: Map,
+                      notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
+    """The effective transitions (see the module's docstring); notes only when asked for."""
+    kept: List[Optional[Tuple[int, ...]]] = []
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
-    self_joins: Dict[Side, Tuple[int, Token]] = {}   # kept self-join -> its number and token
+    # kept self-join -> its number and (for a note) its place
+    self_joins: Dict[Side, Tuple[int, Tuple[int, int]]] = {}
     number = 0
     while True:
         words = _take_transition(tokens, number)
         if words is None:
             break
-        texts = [w.group() for w in words]
+        texts = words.groups()
         # The fourth token is exactly the arrow.
         if texts[3] != ARROW:
-            token = tokens.token(words[3])
+            token = tokens.token_at(words.start(4), texts[3])
             raise MapError('invalid delimiter "%s" %s: expected <->'
                            % (_shown(token.text)[1:-1], _where(number, texts)), token.line,
                            token.column, problem=PROBLEM_DELIMITER)
-        first = tuple(_int32(read_long(w)) for w in texts[0:3])
-        second = tuple(_int32(read_long(w)) for w in texts[4:7])
+        x1, y1, d1 = _number(texts[0]), _number(texts[1]), _number(texts[2])
+        x2, y2, d2 = _number(texts[4]), _number(texts[5]), _number(texts[6])
+        side1: Side = (x1, y1, d1)
+        side2: Side = (x2, y2, d2)
         # Each end is a cell of the board with a direction 0..7, the first end checked first.
-        for values, problem, match, name in (
-                (first, PROBLEM_FIRST_COORDINATE, words[0], "first"),
-                (second, PROBLEM_SECOND_COORDINATE, words[4], "second")):
-            why = _end_on_board((values[0], values[1], values[2]), m)
+        for side, problem, group, name in (
+                (side1, PROBLEM_FIRST_COORDINATE, 1, "first"),
+                (side2, PROBLEM_SECOND_COORDINATE, 5, "second")):
+            why = _end_on_board(side, m)
             if why:
-                token = tokens.token(match)
+                token = tokens.token_at(words.start(group), texts[group - 1])
                 raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
-                               % (name, values[0], values[1], values[2], _where(number, texts),
-                                  why), token.line, token.column, problem=problem)
-        side1: Side = (first[0], first[1], first[2])
-        side2: Side = (second[0], second[1], second[2])
+                               % ((name,) + side + (_where(number, texts), why)),
+                               token.line, token.column, problem=problem)
         # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
-        for side, match in ((side1, words[0]), (side2, words[4])):
+        for side, group in ((side1, 1), (side2, 5)):
             why = _side_taken(side, m, taken)
             if why:
-                token = tokens.token(match)
+                token = tokens.token_at(words.start(group), texts[group - 1])
                 raise MapError("transition %d is invalid (leading to/coming from invalid field): "
                                "%s" % (number, why), token.line, token.column,
                                problem=PROBLEM_INVALID_FIELD)
             if side1 == side2:
                 break
-        transition = Transition(*(side1 + side2))
         if side1 == side2:
-            if side1 in self_joins:
-                token = tokens.token(words[0])
-                notes.append(MapNote(token.line, token.column, "repeated-self-join",
-                                     "side %s is joined to itself again (transition %d "
-                                     "already does it); no change" % (side1, self_joins[side1][0])))
-                kept.append(None)
+            if side1 not in self_joins:
+                place = tokens.place(words.start(1)) if notes is not None else (0, 0)
+                self_joins[side1] = (number, place)
+                kept.append(side1 + side2)
             else:
-                self_joins[side1] = (number, tokens.token(words[0]))
-                kept.append(transition)
+                if notes is not None:
+                    token = tokens.token_at(words.start(1), texts[0])
+                    notes.append(MapNote(token.line, token.column, "repeated-self-join",
+                                         "side %s is joined to itself again (transition %d "
+                                         "already does it); no change"
+                                         % (side1, self_joins[side1][0])))
+                kept.append(None)
         else:
             for side in (side1, side2):
                 taken[side] = number
                 if side in self_joins:
-                    earlier, token = self_joins.pop(side)
+                    earlier, (line, column) = self_joins.pop(side)
                     kept[earlier] = None
-                    notes.append(MapNote(token.line, token.column, "replaced-self-join",
-                                         "side %s joined to itself here is joined elsewhere by "
-                                         "transition %d, which applies" % (side, number)))
-            kept.append(transition)
+                    if notes is not None:
+                        notes.append(MapNote(line, column, "replaced-self-join",
+                                             "side %s joined to itself here is joined elsewhere "
+                                             "by transition %d, which applies" % (side, number)))
+            kept.append(side1 + side2)
         number += 1
-    return tuple(t for t in kept if t is not None)
+    return tuple(Transition._make(t) for t in kept if t is not None)
 
 
 # --- reading --------------------------------------------------------------------------------
 
-def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
-    """Parse a map text as the server does; also return notes on what a strict reading flags."""
-    notes: List[MapNote] = []
+def _read(text: str, notes: Optional[List[MapNote]]) -> Map:
+    """Parse a map text as the server does, adding to `notes` (when given) what a strict
+    reading flags."""
     tokens = _Scanner(text)
-    header = _read_header(tokens, notes)
+    header = _read_header(tokens, notes if notes is not None else [])
     cells = _read_cells(tokens, header)
     board = Map(header.players, header.overrides, header.bombs, header.strength,
                 header.height, header.width, cells)
     transitions = _read_transitions(tokens, board, notes)
-    notes.sort(key=lambda note: (note.line, note.column))
     return Map(header.players, header.overrides, header.bombs, header.strength,
-               header.height, header.width, cells, transitions), notes
+               header.height, header.width, cells, transitions)
+
+
+def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
+    """Parse a map text as the server does; also return notes on what a strict reading flags."""
+    notes: List[MapNote] = []
+    m = _read(text, notes)
+    notes.sort(key=lambda note: (note.line, note.column))
+    return m, notes
 
 
 def read_map(text: str) -> Map:
     """Parse a map text (RULES.md 1); raise MapError naming the first problem and its place."""
-    return read_map_notes(text)[0]
+    return _read(text, None)
 
 
 def decode_map_bytes(data: bytes) -> str:
