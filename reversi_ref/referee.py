@@ -522,6 +522,17 @@ class Referee:
         return lines
 
 
+def positive_seconds(text: str) -> float:
+    """A number of seconds above 0, for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number of seconds: %r" % text) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds, got %r" % text)
+    return value
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """`reversi-ref serve`: referee one networked game."""
     path = Path(args.map)
@@ -532,9 +543,6 @@ def run_serve(args: argparse.Namespace) -> int:
         return 1
     if args.time < 0 or args.depth < 0 or args.depth > 255:
         print("reversi-ref serve: -t must be >= 0 and -d 0..255", file=sys.stderr)
-        return 1
-    if not args.group_wait > 0:
-        print("reversi-ref serve: --group-wait must be > 0", file=sys.stderr)
         return 1
     referee = Referee(data, state, map_name=str(path), time_limit=args.time, depth=args.depth,
                       host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
@@ -566,7 +574,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-z", type=float, default=600.0, metavar="SECONDS",
                         help="give up (exit code 255) when the clients have not connected "
                              "within this time (default 600)")
-    parser.add_argument("--group-wait", type=float, default=GROUP_WAIT, metavar="SECONDS",
+    parser.add_argument("--group-wait", type=positive_seconds, default=GROUP_WAIT,
+                        metavar="SECONDS",
                         help="close a connection that has not sent its group number within "
                              "this time; the others are seated meanwhile (default %g)"
                              % GROUP_WAIT)

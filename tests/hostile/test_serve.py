@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Sequence, Tuple, Union
 import pytest
 
 from reversi_ref import parse_map
+from reversi_ref.cli import main
 from reversi_ref.protocol import (Decoder, Disqualification, EndOfGame, Group, MapText, Message,
                                   MoveAnswer, MoveRequest, PlayerNumber, encode)
 from reversi_ref.referee import MAX_WAITING, Referee
@@ -304,3 +305,14 @@ def test_no_client_at_all_gives_up_at_z() -> None:
     game.thread.join(TIMEOUT)
     assert game.code == [255]
 
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_rejects_a_group_wait_that_is_not_positive(capsys: pytest.CaptureFixture[str],
+                                                   value: str) -> None:
+    """`--group-wait` must be a positive number of seconds: a usage error (exit 2) naming
+    the argument."""
+    with pytest.raises(SystemExit) as caught:
+        main(["serve", "-m", "map.map", "--group-wait", value])
+    assert caught.value.code == 2
+    assert "argument --group-wait" in capsys.readouterr().err
