@@ -371,6 +371,7 @@ class Referee:
               selector: selectors.BaseSelector) -> None:
         """Close a connection that sent no group number; it plays no part in the game."""
         waiting.remove(connection)
+        self.accepted.remove(connection)  # so that a flood of connections keeps no trace
         selector.unregister(connection.sock)
         connection.close()
 
