@@ -5,9 +5,12 @@
     python3 tests/hostile/measure.py parse-file MAP        read_map of a map file's text
     python3 tests/hostile/measure.py client-map EXPR       `reversi-ref client` sent EXPR's bytes
                                                            as its map by a fake server
+    python3 tests/hostile/measure.py seating K             `reversi-ref serve -z 20` with K silent
+                                                           connections before 3 real clients
 Options: --python PATH (the interpreter measured; default this one), --root DIR (the checkout
 whose reversi_ref is imported; default this one).  Prints one JSON line: the interpreter, the
-seconds, the peak RSS (ru_maxrss of the process, MB), the exit code and the last line of output.
+seconds, the peak RSS (ru_maxrss of the process, MB), the exit code and the first and last
+lines of its output.
 
 The tests in this package use `run_bounded` and `serve_map` from here, so that a test and the
 figure in docs/hostile.md come from the same code.
@@ -126,6 +129,73 @@ def serve_map(payload: bytes, python: str, timeout: float, memory_mb: int = 0,
     return run
 
 
+TRIO = "3\n0\n0 0\n3 3\n1 2 0\n2 3 0\n3 1 0\n"  # player k can only play (2, k - 1)
+
+
+def seating(python: str, silent: int, z: float, root: Path = ROOT) -> Dict[str, object]:
+    """`reversi-ref serve` with `silent` connections that never send a group number, made
+    first, then three clients that do and play: when each got its map, or how it ended."""
+    directory = Path(os.environ.get("TMPDIR", "/tmp"))
+    map_path = directory / ("hostile-trio-%d.map" % os.getpid())
+    map_path.write_text(TRIO)
+    server = subprocess.Popen(
+        [python, "-m", "reversi_ref", "serve", "-m", str(map_path), "-p", "0", "-q", "-z",
+         str(z)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+        env=dict(os.environ, PYTHONPATH=str(root)), cwd=str(root))
+    try:
+        line = server.stdout.readline() if server.stdout is not None else ""
+        port = int(line.rsplit(":", 1)[1])
+        start = time.monotonic()
+        quiet = [socket.create_connection(("127.0.0.1", port)) for _ in range(silent)]
+        ends: Dict[str, object] = {}
+
+        def play(seat: int) -> None:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=z + 30)
+            sock.sendall(HEADER.pack(1, 1) + bytes([seat]))
+            data, me = b"", 0
+            try:
+                while True:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        ends.setdefault("client %d" % seat, "closed after %.2f s, no game"
+                                        % (time.monotonic() - start))
+                        return
+                    data += chunk
+                    while len(data) >= 5 and len(data) >= 5 + HEADER.unpack_from(data)[1]:
+                        kind, length = HEADER.unpack_from(data)
+                        payload, data = data[5:5 + length], data[5 + length:]
+                        if kind == 2:
+                            ends["client %d" % seat] = "map after %.2f s" % (
+                                time.monotonic() - start)
+                        elif kind == 3:
+                            me = payload[0]
+                        elif kind == 4:
+                            sock.sendall(HEADER.pack(5, 5) + struct.pack(">HHB", 2, me - 1, 0))
+                        elif kind == 9:
+                            ends["game over"] = "after %.2f s" % (time.monotonic() - start)
+                            return
+            except OSError as error:
+                ends.setdefault("client %d" % seat, "%s after %.2f s, no game"
+                                % (error, time.monotonic() - start))
+            finally:
+                sock.close()
+        threads = [threading.Thread(target=play, args=(seat,)) for seat in (1, 2, 3)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.05)
+        for thread in threads:
+            thread.join(z + 60)
+        for sock in quiet:
+            sock.close()
+        ends["exit"] = server.wait(60)
+        return ends
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        map_path.unlink()
+
+
 def report(run: Run, python: str) -> Dict[str, object]:
     """The JSON line printed for one measurement."""
     lines = [line for line in run.output.splitlines() if line.strip()]
@@ -134,7 +204,8 @@ def report(run: Run, python: str) -> Dict[str, object]:
         stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     return {"python": implementation, "seconds": round(run.seconds, 2),
             "peak_rss_mb": round(run.peak_mb, 1), "exit": run.code,
-            "timed_out": run.timed_out, "last_line": lines[-1][:160] if lines else ""}
+            "timed_out": run.timed_out, "first_line": lines[0][:160] if lines else "",
+            "last_line": lines[-1][:160] if lines else ""}
 
 
 PARSE = ("import sys, time\nfrom reversi_ref import read_map\nfrom reversi_ref.errors import "
@@ -147,13 +218,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Measure one case; print its JSON line."""
     parser = argparse.ArgumentParser(prog="tests/hostile/measure.py", description=__doc__.split(
         "\n\n")[0])
-    parser.add_argument("case", choices=["parse", "parse-file", "client-map"])
+    parser.add_argument("case", choices=["parse", "parse-file", "client-map", "seating"])
     parser.add_argument("what", help="a Python expression giving the text (bytes for "
                                      "client-map), or a map file for parse-file")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--timeout", type=float, default=600.0)
     args = parser.parse_args(argv)
+    if args.case == "seating":
+        print(json.dumps(seating(args.python, int(args.what), 20.0, args.root)))
+        return 0
     if args.case == "client-map":
         payload = eval(args.what)  # a measurement script's own argument, e.g. b"9 " * 8388608
         run = serve_map(payload, args.python, args.timeout, root=args.root)
