@@ -433,6 +433,45 @@ def _side_taken(side: Side, m: Map, taken: Dict[Side, int]) -> Optional[str]:
     return None
 
 
+def _faces_out(side: Side, m: Map) -> bool:
+    """Whether an end (on the board) is a cell, not a hole, whose side faces the edge or a
+    hole."""
+    x, y, d = side
+    width = m.width
+    if m.cells[y * width + x] == HOLE:
+        return False
+    dx, dy = DIRECTIONS[d]
+    x, y = x + dx, y + dy
+    return not (0 <= x < width and 0 <= y < m.height) or m.cells[y * width + x] == HOLE
+
+
+def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Map,
+                      taken: Dict[Side, int]) -> None:
+    """Raise a MapError naming the first problem of a transition whose arrow is in place,
+    checked in the server's order."""
+    texts = words.groups()
+    side1: Side = (_number(texts[0]), _number(texts[1]), _number(texts[2]))
+    side2: Side = (_number(texts[4]), _number(texts[5]), _number(texts[6]))
+    # Each end is a cell of the board with a direction 0..7, the first end checked first.
+    for side, problem, group, name in (
+            (side1, PROBLEM_FIRST_COORDINATE, 1, "first"),
+            (side2, PROBLEM_SECOND_COORDINATE, 5, "second")):
+        why = _end_on_board(side, m)
+        if why:
+            token = tokens.token_at(words.start(group), texts[group - 1])
+            raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
+                           % ((name,) + side + (_where(number, texts), why)),
+                           token.line, token.column, problem=problem)
+    # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
+    for side, group in ((side1, 1), (side2, 5)):
+        why = _side_taken(side, m, taken)
+        if why:
+            token = tokens.token_at(words.start(group), texts[group - 1])
+            raise MapError("transition %d is invalid (leading to/coming from invalid field): "
+                           "%s" % (number, why), token.line, token.column,
+                           problem=PROBLEM_INVALID_FIELD)
+
+
 def _read_transitions(tokens: _Scanner, m: Map,
                       notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
     """The effective transitions (see the module's docstring); notes only when asked for."""
@@ -440,6 +479,8 @@ def _read_transitions(tokens: _Scanner, m: Map,
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
     # kept self-join -> its number and (for a note) its place
     self_joins: Dict[Side, Tuple[int, Tuple[int, int]]] = {}
+    small = _SMALL_NUMBERS.get
+    width, height = m.width, m.height
     number = 0
     while True:
         words = _take_transition(tokens, number)
@@ -452,30 +493,20 @@ def _read_transitions(tokens: _Scanner, m: Map,
             raise MapError('invalid delimiter "%s" %s: expected <->'
                            % (_shown(token.text)[1:-1], _where(number, texts)), token.line,
                            token.column, problem=PROBLEM_DELIMITER)
-        x1, y1, d1 = _number(texts[0]), _number(texts[1]), _number(texts[2])
-        x2, y2, d2 = _number(texts[4]), _number(texts[5]), _number(texts[6])
+        # Small decimal numbers are looked up (in C); anything else is read as strtol does.
+        x1, y1, d1, _, x2, y2, d2 = map(small, texts)
+        if x1 is None or y1 is None or d1 is None or x2 is None or y2 is None or d2 is None:
+            x1, y1, d1 = _number(texts[0]), _number(texts[1]), _number(texts[2])
+            x2, y2, d2 = _number(texts[4]), _number(texts[5]), _number(texts[6])
         side1: Side = (x1, y1, d1)
         side2: Side = (x2, y2, d2)
-        # Each end is a cell of the board with a direction 0..7, the first end checked first.
-        for side, problem, group, name in (
-                (side1, PROBLEM_FIRST_COORDINATE, 1, "first"),
-                (side2, PROBLEM_SECOND_COORDINATE, 5, "second")):
-            why = _end_on_board(side, m)
-            if why:
-                token = tokens.token_at(words.start(group), texts[group - 1])
-                raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
-                               % ((name,) + side + (_where(number, texts), why)),
-                               token.line, token.column, problem=problem)
-        # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
-        for side, group in ((side1, 1), (side2, 5)):
-            why = _side_taken(side, m, taken)
-            if why:
-                token = tokens.token_at(words.start(group), texts[group - 1])
-                raise MapError("transition %d is invalid (leading to/coming from invalid field): "
-                               "%s" % (number, why), token.line, token.column,
-                               problem=PROBLEM_INVALID_FIELD)
-            if side1 == side2:
-                break
+        # A quick test that both ends are on the board, with free sides; when it fails, the
+        # checks in the server's order say which problem comes first.
+        if not (0 <= x1 < width and 0 <= y1 < height and 0 <= d1 <= 7
+                and 0 <= x2 < width and 0 <= y2 < height and 0 <= d2 <= 7
+                and _faces_out(side1, m) and _faces_out(side2, m)
+                and side1 not in taken and side2 not in taken):
+            _check_transition(tokens, words, number, m, taken)
         if side1 == side2:
             if side1 not in self_joins:
                 place = tokens.place(words.start(1)) if notes is not None else (0, 0)
