@@ -9,7 +9,7 @@
                                                            connections before 3 real clients
 Options: --python PATH (the interpreter measured; default this one), --root DIR (the checkout
 whose reversi_ref is imported; default this one).  Prints one JSON line: the interpreter, the
-seconds, the peak RSS (ru_maxrss of the process, MB), the exit code and the first and last
+seconds (wall clock and CPU), the peak RSS (ru_maxrss of the process, MB), the exit code and the first and last
 lines of its output.
 
 The tests in this package use `run_bounded` and `serve_map` from here, so that a test and the
@@ -39,7 +39,8 @@ class Run(NamedTuple):
     """How a bounded run ended."""
 
     code: int            # exit code; -9 when it was killed at the timeout
-    seconds: float
+    seconds: float       # wall-clock time
+    cpu_seconds: float   # user and system time of the process (less sensitive to load)
     peak_mb: float       # ru_maxrss of the process
     output: str          # stdout and stderr together
     timed_out: bool
@@ -77,7 +78,8 @@ def run_bounded(command: Sequence[str], timeout: float, memory_mb: int = 0,
     seconds = time.monotonic() - start
     reader.join(timeout)
     output = b"".join(chunks).decode("utf-8", errors="replace")
-    return Run(process.returncode, seconds, usage.ru_maxrss / 1024.0, output, bool(killed))
+    return Run(process.returncode, seconds, usage.ru_utime + usage.ru_stime,
+               usage.ru_maxrss / 1024.0, output, bool(killed))
 
 
 class MapServer:
@@ -203,6 +205,7 @@ def report(run: Run, python: str) -> Dict[str, object]:
         [python, "-c", "import platform; print(platform.python_implementation())"],
         stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     return {"python": implementation, "seconds": round(run.seconds, 2),
+            "cpu_seconds": round(run.cpu_seconds, 2),
             "peak_rss_mb": round(run.peak_mb, 1), "exit": run.code,
             "timed_out": run.timed_out, "first_line": lines[0][:160] if lines else "",
             "last_line": lines[-1][:160] if lines else ""}
