@@ -4,7 +4,9 @@
 and rejects the rest with a `MapError` whose `.problem` names the server's own diagnosis and
 whose `.line` / `.column` (1-based) point at the token where the server's reading fails (just
 past the last token when the text ends early). `format_map` writes the canonical layout;
-`read_map(format_map(m)) == m` for every valid map.
+`read_map(format_map(m)) == m` for every valid map. A text is read token by token only up to
+its first problem, so time and memory grow with what is read, never with the rest: a board
+declared above 1000x1000 is rejected at its header, before any cell.
 
 Layout of a map file::
 
