@@ -4,7 +4,9 @@
 and rejects the rest with a `MapError` whose `.problem` names the server's own diagnosis and
 whose `.line` / `.column` (1-based) point at the token where the server's reading fails (just
 past the last token when the text ends early). `format_map` writes the canonical layout;
-`read_map(format_map(m)) == m` for every valid map.
+`read_map(format_map(m)) == m` for every valid map. A text is read token by token only up to
+its first problem, so time and memory grow with what is read, never with the rest: a board
+declared above 1000x1000 is rejected at its header, before any cell.
 
 Layout of a map file::
 
@@ -56,7 +58,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from .errors import MapError
 from .geometry import (DIRECTIONS, HOLE, Map, Side, Transition)
@@ -86,12 +89,20 @@ PROBLEMS = (PROBLEM_PLAYER_COUNT, PROBLEM_HEADER_TRUNCATED, PROBLEM_DIMENSIONS,
 
 _FIRST_TOKEN = re.compile(r"[^ \t\n]+")
 _TOKEN = re.compile(r"[^ \t\n\r]+")
+_SEPARATORS = " \t\n\r"
+_SEPARATOR = re.compile(r"[ \t\n\r]")
+_SEVEN_TOKENS = re.compile(r"[ \t\n\r]*" + r"[ \t\n\r]+".join([r"([^ \t\n\r]+)"] * 7))
+_SMALL_NUMBERS = {str(value): value for value in range(1001)}  # as strtol reads them
+_UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
+_CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
+_CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
 _STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
 _CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONG_MAX = 2 ** 63 - 1
 _LONG_MIN = -2 ** 63
 _SHOWN_LENGTH = 20  # longer tokens are cut short in error messages
 _PLAIN_CELLS = "0-cibx"
+_CELL_OBJECTS = {cell: cell for cell in _PLAIN_CELLS + "12345678"}
 
 
 # --- tokens ---------------------------------------------------------------------------------
@@ -104,42 +115,132 @@ class Token(NamedTuple):
     column: int
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """Yield the tokens of a map text, split as the server splits them, with line and column."""
-    text = text.split("\0", 1)[0]
-    first = _FIRST_TOKEN.search(text)
-    if first is None:
-        return
-    # The first token never spans a line break: it ends at LF at the latest.
-    line_start = text.rfind("\n", 0, first.start()) + 1
-    line = text.count("\n", 0, line_start) + 1
-    yield Token(first.group(), line, first.start() - line_start + 1)
-    offset = first.end() - line_start
-    for number, content in enumerate(text[line_start:].split("\n"), start=line):
-        for match in _TOKEN.finditer(content, offset):
-            yield Token(match.group(), number, match.start() + 1)
-        offset = 0
+class _Scanner:
+    """The tokens of one map text, found one at a time as the server splits them.
 
-
-class _Tokens:
-    """A cursor over the tokens of one map text."""
+    Nothing is split ahead: a text is read only as far as its first problem, and besides the
+    text itself only the tokens asked for are held.  Places (line, column) are worked out only
+    for the tokens that need one (header numbers, transitions, the token in an error), by
+    counting the line breaks skipped since the last place asked for.
+    """
 
     def __init__(self, text: str) -> None:
-        self.tokens: List[Token] = list(tokenize(text))
-        self.position = 0
-        if self.tokens:
-            last = self.tokens[-1]
-            self.end = (last.line, last.column + len(last.text))
-        else:
-            self.end = (1, 1)
+        self.text = text
+        # The text ends at the first NUL character.
+        stop = text.find("\0")
+        self.stop = stop if stop >= 0 else len(text)
+        self.position = 0                  # the next token starts at or after this
+        self._pattern = _FIRST_TOKEN       # the first token ends at a CR only at a line break
+        self._last = (0, 0)                # start and length of the last token handed out
+        self._counted = 0                  # line breaks are counted up to here ...
+        self._line = 1                     # ... giving the line there
+        self._line_start = 0               # ... and where that line starts
+
+    def next_match(self) -> Optional[re.Match[str]]:
+        """The next token as a regex match, or None when the text has ended."""
+        match = self._pattern.search(self.text, self.position, self.stop)
+        self._pattern = _TOKEN
+        if match is None:
+            self.position = self.stop
+            return None
+        self.position = match.end()
+        self._last = (match.start(), self.position - match.start())
+        return match
+
+    def next_cells(self, count: int, allowed: FrozenSet[str]) -> List[str]:
+        """Up to `count` next tokens, taken while each is one of `allowed`; stops before the
+        first that is not (the next `next_match` returns it) and at the end of the text."""
+        cells: List[str] = []
+        text = self.text
+        while count - len(cells) >= _CHUNK_MIN:
+            # A stretch of text ending just after a separator holds whole tokens only; it is
+            # short enough to hold no more tokens than are still wanted (each takes at least
+            # a character and a separator).
+            start = self.position
+            far = start + min(2 * (count - len(cells)) - 2, _CHUNK_MAX)
+            separator = _SEPARATOR.search(text, far, self.stop)
+            cut = separator.end() if separator is not None else self.stop
+            chunk = text[start:cut]
+            # str.split() splits as the server does where only printable ASCII, space, tab,
+            # LF and CR occur; elsewhere, and at a token not allowed, go token by token.
+            if _UNUSUAL.search(chunk):
+                break
+            words = chunk.split()
+            if not allowed.issuperset(words):
+                break
+            if words:
+                finish = start + len(chunk.rstrip(_SEPARATORS))
+                self._last = (finish - len(words[-1]), len(words[-1]))
+            # One shared string object per cell kind (PyPy would keep a million copies).
+            cells.extend(map(_CELL_OBJECTS.__getitem__, words))
+            self.position = cut
+            if cut >= self.stop:
+                return cells
+        while len(cells) < count:
+            position = self.position
+            match = self.next_match()
+            if match is None:
+                break
+            cell = match.group()
+            if cell not in allowed:
+                self.position = position  # handed out again by the next call
+                break
+            cells.append(cell)
+        return cells
+
+    def place(self, start: int) -> Tuple[int, int]:
+        """(line, column), 1-based, of the character at `start`; lines are counted at LF."""
+        text = self.text
+        if start < self._counted:  # not needed in reading order; counted afresh
+            return (text.count("\n", 0, start) + 1,
+                    start - text.rfind("\n", 0, start))
+        breaks = text.count("\n", self._counted, start)
+        if breaks:
+            self._line += breaks
+            self._line_start = text.rfind("\n", self._counted, start) + 1
+        self._counted = start
+        return self._line, start - self._line_start + 1
+
+    def token(self, match: re.Match[str]) -> Token:
+        """A matched token with its place."""
+        return Token(match.group(), *self.place(match.start()))
+
+    def token_at(self, start: int, text: str) -> Token:
+        """The token `text` starting at `start`, with its place."""
+        return Token(text, *self.place(start))
+
+    def next_transition(self) -> Optional[re.Match[str]]:
+        """The next 7 tokens as the groups of one match, or None when fewer are left."""
+        match = _SEVEN_TOKENS.match(self.text, self.position, self.stop)
+        if match is None:
+            return None
+        self.position = match.end()
+        self._last = (match.start(7), self.position - match.start(7))
+        return match
 
     def next(self) -> Optional[Token]:
-        """The next token, or None when the text has ended."""
-        if self.position >= len(self.tokens):
-            return None
-        token = self.tokens[self.position]
-        self.position += 1
-        return token
+        """The next token with its place, or None when the text has ended."""
+        match = self.next_match()
+        return None if match is None else self.token(match)
+
+    @property
+    def end(self) -> Tuple[int, int]:
+        """The place just past the last token handed out ((1, 1) when there was none); read
+        when the text has ended, this is where an error about a text ending early points."""
+        start, length = self._last
+        if not length:
+            return (1, 1)
+        line, column = self.place(start)
+        return line, column + length
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """Yield the tokens of a map text, split as the server splits them, with line and column."""
+    scanner = _Scanner(text)
+    token = scanner.next()
+    while token is not None:
+        yield token
+        token = scanner.next()
 
 
 def _shown(text: str) -> str:
@@ -202,7 +303,7 @@ class _Header(NamedTuple):
     width: int
 
 
-def _take_header_token(tokens: _Tokens, what: str) -> Token:
+def _take_header_token(tokens: _Scanner, what: str) -> Token:
     token = tokens.next()
     if token is None:
         raise MapError("board truncated before %s (the map ends too early)" % what,
@@ -211,12 +312,14 @@ def _take_header_token(tokens: _Tokens, what: str) -> Token:
 
 
 def _note_number(token: Token, what: str, value: int, notes: List[MapNote]) -> None:
-    if not _CANONICAL.match(token.text) or int(token.text) != value:
+    # Compared as text: a canonical number is the decimal of its value, and int() of a long
+    # token would be slow (or refused by Python's digit limit).
+    if not _CANONICAL.match(token.text) or token.text != str(value):
         notes.append(MapNote(token.line, token.column, "non-canonical-number",
                              "%s %s reads as %d" % (what, _shown(token.text), value)))
 
 
-def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
+def _read_header(tokens: _Scanner, notes: List[MapNote]) -> _Header:
     token = _take_header_token(tokens, "number of players")
     players = read_long(token.text) % 256
     # The server keeps the player count as one byte; it must be 2..8.
@@ -248,49 +351,64 @@ def _read_header(tokens: _Tokens, notes: List[MapNote]) -> _Header:
 
 # --- cells ----------------------------------------------------------------------------------
 
-def _read_cells(tokens: _Tokens, header: _Header) -> Tuple[str, ...]:
+def _read_cells(tokens: _Scanner, header: _Header) -> Tuple[str, ...]:
     stones = "".join(str(p) for p in range(1, header.players + 1))
     allowed = frozenset(_PLAIN_CELLS + stones)
     width = header.width
-    cells: List[str] = []
-    for index in range(header.height * width):
-        token = tokens.next()
-        if token is not None and token.text in allowed:
-            cells.append(token.text)
-            continue
-        x, y = index % width, index // width
-        if token is None:
-            raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
-                           "cells" % (x, y, index, header.height * width), *tokens.end,
-                           problem=PROBLEM_BOARD_TRUNCATED)
-        # A cell is a token of one byte ...
-        if _byte_length(token.text) != 1:
-            raise MapError("invalid token %s at (%d,%d): a cell is one character of 0-8 - c i b x"
-                           % (_shown(token.text), x, y), token.line, token.column,
-                           problem=PROBLEM_TOKEN)
-        # ... one of 0 - c i b x or the stone of one of the n players.
-        why = ("player %s is above the player count %d" % (token.text, header.players)
-               if token.text in "12345678" else "not one of 0-8 - c i b x")
-        raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
-                       token.line, token.column, problem=PROBLEM_SQUARE)
-    return tuple(cells)
+    count = header.height * width
+    cells = tokens.next_cells(count, allowed)
+    if len(cells) == count:
+        return tuple(cells)
+    bad = tokens.next_match()
+    index = len(cells)
+    x, y = index % width, index // width
+    if bad is None:
+        raise MapError("board truncated at (x,y) = (%d,%d): the map ends after %d of %d "
+                       "cells" % (x, y, index, count), *tokens.end,
+                       problem=PROBLEM_BOARD_TRUNCATED)
+    token = tokens.token(bad)
+    # A cell is a token of one byte ...
+    if len(token.text) != 1 or _byte_length(token.text) != 1:
+        raise MapError("invalid token %s at (%d,%d): a cell is one character of 0-8 - c i b x"
+                       % (_shown(token.text), x, y), token.line, token.column,
+                       problem=PROBLEM_TOKEN)
+    # ... one of 0 - c i b x or the stone of one of the n players.
+    why = ("player %s is above the player count %d" % (token.text, header.players)
+           if token.text in "12345678" else "not one of 0-8 - c i b x")
+    raise MapError("invalid square %s at (%d,%d): %s" % (_shown(token.text), x, y, why),
+                   token.line, token.column, problem=PROBLEM_SQUARE)
 
 
 # --- transitions ----------------------------------------------------------------------------
 
-def _take_transition(tokens: _Tokens, number: int) -> Optional[List[Token]]:
-    first = tokens.next()
-    if first is None:
-        return None
-    words = [first]
-    for _ in range(6):
-        token = tokens.next()
-        if token is None:
-            raise MapError("transition %d is truncated: %d of its 7 tokens "
-                           "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, len(words)),
-                           *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
-        words.append(token)
-    return words
+def _take_transition(tokens: _Scanner, number: int) -> Optional[re.Match[str]]:
+    """The next transition's 7 tokens as the groups of one match; None at the end of the text;
+    a MapError when the text ends inside it."""
+    match = tokens.next_transition()
+    if match is not None:
+        return match
+    count = 0
+    while tokens.next_match() is not None:
+        count += 1
+    if count:
+        raise MapError("transition %d is truncated: %d of its 7 tokens "
+                       "'x1 y1 d1 <-> x2 y2 d2' before the map ends" % (number, count),
+                       *tokens.end, problem=PROBLEM_TRANSITION_TRUNCATED)
+    return None
+
+
+def _where(number: int, texts: Sequence[str]) -> str:
+    """A transition as error messages name it."""
+    shown = " ".join(texts)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return "in transition %d (%s)" % (number, ascii(shown)[1:-1])
+
+
+def _number(text: str) -> int:
+    """A transition number as the server reads it: strtol cut to a 32-bit int."""
+    value = _SMALL_NUMBERS.get(text)
+    return value if value is not None else _int32(read_long(text))
 
 
 def _end_on_board(values: Tuple[int, int, int], m: Map) -> Optional[str]:
@@ -317,89 +435,134 @@ def _side_taken(side: Side, m: Map, taken: Dict[Side, int]) -> Optional[str]:
     return None
 
 
-def _read_transitions(tokens: _Tokens, m: Map, notes: List[MapNote]) -> Tuple[Transition, ...]:
-    kept: List[Optional[Transition]] = []
+def _faces_out(side: Side, m: Map) -> bool:
+    """Whether an end (on the board) is a cell, not a hole, whose side faces the edge or a
+    hole."""
+    x, y, d = side
+    width = m.width
+    if m.cells[y * width + x] == HOLE:
+        return False
+    dx, dy = DIRECTIONS[d]
+    x, y = x + dx, y + dy
+    return not (0 <= x < width and 0 <= y < m.height) or m.cells[y * width + x] == HOLE
+
+
+def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Map,
+                      taken: Dict[Side, int]) -> None:
+    """Raise a MapError naming the first problem of a transition whose arrow is in place,
+    checked in the server's order."""
+    texts = words.groups()
+    side1: Side = (_number(texts[0]), _number(texts[1]), _number(texts[2]))
+    side2: Side = (_number(texts[4]), _number(texts[5]), _number(texts[6]))
+    # Each end is a cell of the board with a direction 0..7, the first end checked first.
+    for side, problem, group, name in (
+            (side1, PROBLEM_FIRST_COORDINATE, 1, "first"),
+            (side2, PROBLEM_SECOND_COORDINATE, 5, "second")):
+        why = _end_on_board(side, m)
+        if why:
+            token = tokens.token_at(words.start(group), texts[group - 1])
+            raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
+                           % ((name,) + side + (_where(number, texts), why)),
+                           token.line, token.column, problem=problem)
+    # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
+    for side, group in ((side1, 1), (side2, 5)):
+        why = _side_taken(side, m, taken)
+        if why:
+            token = tokens.token_at(words.start(group), texts[group - 1])
+            raise MapError("transition %d is invalid (leading to/coming from invalid field): "
+                           "%s" % (number, why), token.line, token.column,
+                           problem=PROBLEM_INVALID_FIELD)
+
+
+def _read_transitions(tokens: _Scanner, m: Map,
+                      notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
+    """The effective transitions (see the module's docstring); notes only when asked for."""
+    kept: List[Optional[Tuple[int, ...]]] = []
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
-    self_joins: Dict[Side, Tuple[int, Token]] = {}   # kept self-join -> its number and token
+    # kept self-join -> its number and (for a note) its place
+    self_joins: Dict[Side, Tuple[int, Tuple[int, int]]] = {}
+    small = _SMALL_NUMBERS.get
+    width, height = m.width, m.height
     number = 0
     while True:
         words = _take_transition(tokens, number)
         if words is None:
             break
-        shown = " ".join(w.text for w in words)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        where = "in transition %d (%s)" % (number, ascii(shown)[1:-1])
+        texts = words.groups()
         # The fourth token is exactly the arrow.
-        if words[3].text != ARROW:
+        if texts[3] != ARROW:
+            token = tokens.token_at(words.start(4), texts[3])
             raise MapError('invalid delimiter "%s" %s: expected <->'
-                           % (_shown(words[3].text)[1:-1], where), words[3].line,
-                           words[3].column, problem=PROBLEM_DELIMITER)
-        first = tuple(_int32(read_long(w.text)) for w in words[0:3])
-        second = tuple(_int32(read_long(w.text)) for w in words[4:7])
-        # Each end is a cell of the board with a direction 0..7, the first end checked first.
-        for values, problem, token, name in (
-                (first, PROBLEM_FIRST_COORDINATE, words[0], "first"),
-                (second, PROBLEM_SECOND_COORDINATE, words[4], "second")):
-            why = _end_on_board((values[0], values[1], values[2]), m)
-            if why:
-                raise MapError("invalid %s coordinate (%d,%d,%d) %s: %s"
-                               % (name, values[0], values[1], values[2], where, why),
-                               token.line, token.column, problem=problem)
-        side1: Side = (first[0], first[1], first[2])
-        side2: Side = (second[0], second[1], second[2])
-        # Each side is free: facing the edge or a hole, and not joined by an earlier transition.
-        for side, token in ((side1, words[0]), (side2, words[4])):
-            why = _side_taken(side, m, taken)
-            if why:
-                raise MapError("transition %d is invalid (leading to/coming from invalid field): "
-                               "%s" % (number, why), token.line, token.column,
-                               problem=PROBLEM_INVALID_FIELD)
-            if side1 == side2:
-                break
-        transition = Transition(*(side1 + side2))
+                           % (_shown(token.text)[1:-1], _where(number, texts)), token.line,
+                           token.column, problem=PROBLEM_DELIMITER)
+        # Small decimal numbers are looked up (in C); anything else is read as strtol does.
+        x1, y1, d1, _, x2, y2, d2 = map(small, texts)
+        if x1 is None or y1 is None or d1 is None or x2 is None or y2 is None or d2 is None:
+            x1, y1, d1 = _number(texts[0]), _number(texts[1]), _number(texts[2])
+            x2, y2, d2 = _number(texts[4]), _number(texts[5]), _number(texts[6])
+        side1: Side = (x1, y1, d1)
+        side2: Side = (x2, y2, d2)
+        # A quick test that both ends are on the board, with free sides; when it fails, the
+        # checks in the server's order say which problem comes first.
+        if not (0 <= x1 < width and 0 <= y1 < height and 0 <= d1 <= 7
+                and 0 <= x2 < width and 0 <= y2 < height and 0 <= d2 <= 7
+                and _faces_out(side1, m) and _faces_out(side2, m)
+                and side1 not in taken and side2 not in taken):
+            _check_transition(tokens, words, number, m, taken)
         if side1 == side2:
-            if side1 in self_joins:
-                notes.append(MapNote(words[0].line, words[0].column, "repeated-self-join",
-                                     "side %s is joined to itself again (transition %d "
-                                     "already does it); no change" % (side1, self_joins[side1][0])))
-                kept.append(None)
+            if side1 not in self_joins:
+                place = tokens.place(words.start(1)) if notes is not None else (0, 0)
+                self_joins[side1] = (number, place)
+                kept.append(side1 + side2)
             else:
-                self_joins[side1] = (number, words[0])
-                kept.append(transition)
+                if notes is not None:
+                    token = tokens.token_at(words.start(1), texts[0])
+                    notes.append(MapNote(token.line, token.column, "repeated-self-join",
+                                         "side %s is joined to itself again (transition %d "
+                                         "already does it); no change"
+                                         % (side1, self_joins[side1][0])))
+                kept.append(None)
         else:
             for side in (side1, side2):
                 taken[side] = number
                 if side in self_joins:
-                    earlier, token = self_joins.pop(side)
+                    earlier, (line, column) = self_joins.pop(side)
                     kept[earlier] = None
-                    notes.append(MapNote(token.line, token.column, "replaced-self-join",
-                                         "side %s joined to itself here is joined elsewhere by "
-                                         "transition %d, which applies" % (side, number)))
-            kept.append(transition)
+                    if notes is not None:
+                        notes.append(MapNote(line, column, "replaced-self-join",
+                                             "side %s joined to itself here is joined elsewhere "
+                                             "by transition %d, which applies" % (side, number)))
+            kept.append(side1 + side2)
         number += 1
-    return tuple(t for t in kept if t is not None)
+    return tuple(Transition._make(t) for t in kept if t is not None)
 
 
 # --- reading --------------------------------------------------------------------------------
 
-def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
-    """Parse a map text as the server does; also return notes on what a strict reading flags."""
-    notes: List[MapNote] = []
-    tokens = _Tokens(text)
-    header = _read_header(tokens, notes)
+def _read(text: str, notes: Optional[List[MapNote]]) -> Map:
+    """Parse a map text as the server does, adding to `notes` (when given) what a strict
+    reading flags."""
+    tokens = _Scanner(text)
+    header = _read_header(tokens, notes if notes is not None else [])
     cells = _read_cells(tokens, header)
     board = Map(header.players, header.overrides, header.bombs, header.strength,
                 header.height, header.width, cells)
     transitions = _read_transitions(tokens, board, notes)
-    notes.sort(key=lambda note: (note.line, note.column))
     return Map(header.players, header.overrides, header.bombs, header.strength,
-               header.height, header.width, cells, transitions), notes
+               header.height, header.width, cells, transitions)
+
+
+def read_map_notes(text: str) -> Tuple[Map, List[MapNote]]:
+    """Parse a map text as the server does; also return notes on what a strict reading flags."""
+    notes: List[MapNote] = []
+    m = _read(text, notes)
+    notes.sort(key=lambda note: (note.line, note.column))
+    return m, notes
 
 
 def read_map(text: str) -> Map:
     """Parse a map text (RULES.md 1); raise MapError naming the first problem and its place."""
-    return read_map_notes(text)[0]
+    return _read(text, None)
 
 
 def decode_map_bytes(data: bytes) -> str:

@@ -10,7 +10,7 @@ does I/O.  Malformed input raises `ProtocolError` with a message naming the prob
 from __future__ import annotations
 
 import struct
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import ProtocolError
 
@@ -49,6 +49,9 @@ PAYLOAD_LENGTHS: Dict[int, int] = {
     END_OF_PHASE1: 0,
     END_OF_GAME: 0,
 }
+
+# RULES.md 8: the only types a client may send (1 once, first; then 5).
+CLIENT_TYPES = frozenset({GROUP, MOVE})
 
 HEADER = struct.Struct(">BI")
 HEADER_SIZE = HEADER.size  # 5
@@ -315,12 +318,16 @@ class Decoder:
     """Incremental decoding: feed byte chunks of any size, get back the whole messages.
 
     A malformed header is reported as soon as its 5 bytes have arrived, without waiting for
-    the payload.  After a ProtocolError the stream cannot be resynchronised and the decoder
+    the payload; so is a type outside `accept` (when given), e.g. `CLIENT_TYPES` for what a
+    server reads.  After a ProtocolError the stream cannot be resynchronised and the decoder
     keeps raising it.  Call `close()` at the end of the stream to report a truncated message.
     """
 
-    def __init__(self, max_map_bytes: int = MAX_MAP_BYTES) -> None:
+    def __init__(self, max_map_bytes: int = MAX_MAP_BYTES,
+                 accept: Optional[FrozenSet[int]] = None, sender: str = "the sender") -> None:
         self.max_map_bytes = max_map_bytes
+        self.accept = accept
+        self.sender = sender  # who sends the stream, as an error about `accept` names it
         self._buffer = bytearray()
         self._error: Optional[ProtocolError] = None
 
@@ -342,11 +349,15 @@ class Decoder:
         try:
             while len(self._buffer) >= HEADER_SIZE:
                 kind, length = HEADER.unpack_from(self._buffer)
+                self._check_type(kind)
                 check_header(kind, length, self.max_map_bytes)
                 end = HEADER_SIZE + length
                 if len(self._buffer) < end:
                     break
-                payload = bytes(self._buffer[HEADER_SIZE:end])
+                # One copy of the payload (a map may be 16 MiB); the views are let go before
+                # the buffer shrinks.
+                with memoryview(self._buffer) as view, view[HEADER_SIZE:end] as part:
+                    payload = part.tobytes()
                 del self._buffer[:end]
                 messages.append(decode_payload(kind, payload))
         except ProtocolError as error:
@@ -354,6 +365,14 @@ class Decoder:
             if not messages:
                 raise
         return messages
+
+    def _check_type(self, kind: int) -> None:
+        """Raise ProtocolError for a known type that this stream may not carry."""
+        if self.accept is not None and kind in MESSAGE_NAMES and kind not in self.accept:
+            raise ProtocolError("%s may only send %s, got %s"
+                                % (self.sender, " and ".join(describe(k)
+                                                             for k in sorted(self.accept)),
+                                   describe(kind)))
 
     def close(self) -> None:
         """The stream has ended: raise ProtocolError if it stopped inside a message."""

@@ -2,20 +2,24 @@
 
 Every client gets the same sequence of messages, connection closes included, as from the
 official server_nogl.  It listens (trying the next 8 ports when the port is busy; port 0 picks a
-free one), accepts the map's n clients, reading each one's group number (message 1) as it
-connects, and once all are seated sends each the map (2) and its player number (3), players
-numbered in order of connection.  Then it asks for moves (4) in the rules' turn order, with the
-time bank of RULES.md 8, validates each answer with the rules, announces it (6) to everybody
-(a bomb with special 0, whatever byte came with it), and disqualifies on an illegal move, a
-message of the wrong type or length, a closed connection or an answer after the bank ran out,
-printing the rule broken.  A disqualification (7) goes to every client still connected, the
+free one), accepts the map's n clients, reading the group numbers (message 1) of all new
+connections at once, and once n have arrived sends each of those the map (2) and its player
+number (3), players numbered in order of connection (see `Referee.seat_clients`).  Then it
+asks for moves (4) in the rules' turn order, with the time bank of RULES.md 8, validates each
+answer with the rules, announces it (6) to everybody (a bomb with special 0, whatever byte came
+with it), and disqualifies on an illegal move, a message of the wrong type or length, a closed
+connection or an answer after the bank ran out, printing the rule broken; a type a client may
+not send at all (anything but 1 and 5) is refused as soon as its 5-byte header arrives, without
+waiting for its payload.  A disqualification (7) goes to every client still connected, the
 disqualified one included, whose connection is then closed: it is sent nothing more.  8 ends
 phase 1 (always), 9 ends the game (right after the 7 when only one player is left).  (One
 difference is kept on purpose: after a bad header the official server leaves the rest of the
 message unread, so its close resets the connection and the offender usually loses its 7; we
-read everything, so the 7 always arrives.)  Every wait has a time limit: connecting and
-sending the group number (`-z`, as on the official server), each answer (the bank plus 100 ms,
-or `--wait` without a time limit) and each send (5 s).
+read what the offender still sends before closing, so the 7 arrives unless the offender keeps
+sending.)  Every wait has a time limit: connecting and sending the group number (`-z`, as on
+the official server; and `--group-wait` per connection, 10 s by default, after which a silent
+connection is closed, the others being seated meanwhile), each answer (the bank plus 100 ms, or
+`--wait` without a time limit) and each send (5 s).
 
 A first message that is not a valid group number (garbage, or a group above 99) aborts the
 whole game, as on the official server: every connection is closed without a message, nothing is
@@ -57,6 +61,7 @@ Replaying: start from `parse_map(map_text)`; for each entry, `disqualify(state, 
 from __future__ import annotations
 
 import argparse
+import selectors
 import socket
 import sys
 import time
@@ -68,8 +73,9 @@ from .errors import ProtocolError
 from .match import Game, add_color_flags, load_map
 from .render.text import use_color
 from .mapfile import decode_map_bytes
-from .protocol import (GROUP, MOVE, Decoder, Disqualification, Group, MapText, Message,
-                       MoveAnswer, MoveRequest, PlayerNumber, describe, encode, message_type)
+from .protocol import (CLIENT_TYPES, GROUP, MOVE, Decoder, Disqualification, Group, MapText,
+                       Message, MoveAnswer, MoveRequest, PlayerNumber, describe, encode,
+                       message_type)
 from .rules import scores
 from .state import GameState, Move
 from .watch.server import watch_address
@@ -82,6 +88,8 @@ CLOSE_LINGER = 0.5           # seconds, in all, to let clients read the end befo
 HUMAN_GROUP = 99             # RULES.md 8: group 99 marks a human, whose time is not limited
 MAX_GROUP = 99
 ABORTED = 255                # the official server's exit code when it gives up
+GROUP_WAIT = 10.0            # seconds a new connection has to send its group number
+MAX_WAITING = 64             # connections without a group number kept open at once
 
 
 
@@ -103,11 +111,14 @@ class Connection:
     def __init__(self, sock: socket.socket, address: str) -> None:
         self.sock = sock
         self.address = address
-        self.decoder = Decoder()
+        # RULES.md 8: a client may send types 1 and 5 only; any other type is refused as soon
+        # as its header arrives, without waiting for a payload.
+        self.decoder = Decoder(accept=CLIENT_TYPES, sender="a client")
         self.queue: List[Message] = []
         self.alive = True
         self.input_failure: Optional[Failure] = None
         self.group = 0
+        self.group_deadline = 0.0  # (monotonic) when seating gives up on its group number
 
     def send(self, message: Message) -> bool:
         """Send `message`; on failure mark the connection dead and return False."""
@@ -136,22 +147,38 @@ class Connection:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return Failure("timeout", timed_out=True)
-            try:
-                self.sock.settimeout(remaining)
-                data = self.sock.recv(65536)
-            except socket.timeout:
-                return Failure("timeout", timed_out=True)
-            except OSError as error:
-                self.alive = False
-                return self._fail_input("RULES.md 6: the connection was closed (%s)" % error)
-            try:
-                if not data:
-                    self.decoder.close()
-                    return self._fail_input("RULES.md 6: the connection was closed")
-                self.queue.extend(self.decoder.feed(data))
-            except ProtocolError as error:
-                return self._fail_input("RULES.md 8: %s" % error)
+            self._read(remaining)
         return self.queue.pop(0)
+
+    def poll(self) -> Union[Message, Failure, None]:
+        """The next message if its bytes are here, a Failure, or None; reads at most once and
+        never waits."""
+        if not self.queue and self.input_failure is None:
+            self._read(0.0)
+        if self.queue:
+            return self.queue.pop(0)
+        return self.input_failure
+
+    def _read(self, timeout: float) -> None:
+        """Read what has arrived, waiting up to `timeout` s for it (0: not at all), and decode
+        it; the end or corruption of the input is remembered as `input_failure`."""
+        try:
+            self.sock.settimeout(timeout)
+            data = self.sock.recv(65536)
+        except (socket.timeout, BlockingIOError):
+            return
+        except OSError as error:
+            self.alive = False
+            self._fail_input("RULES.md 6: the connection was closed (%s)" % error)
+            return
+        try:
+            if not data:
+                self.decoder.close()
+                self._fail_input("RULES.md 6: the connection was closed")
+                return
+            self.queue.extend(self.decoder.feed(data))
+        except ProtocolError as error:
+            self._fail_input("RULES.md 8: %s" % error)
 
     def _fail_input(self, reason: str) -> Failure:
         """Remember that no more messages can be read from this client."""
@@ -211,7 +238,7 @@ class Referee:
                  port: int = DEFAULT_PORT, connect_timeout: float = 600.0,
                  wait: float = 600.0, out: Optional[TextIO] = None, quiet: bool = False,
                  trace_path: Optional[str] = None, result_path: Optional[str] = None,
-                 grace_ms: float = GRACE_MS) -> None:
+                 grace_ms: float = GRACE_MS, group_wait: float = GROUP_WAIT) -> None:
         self.map_bytes = map_bytes
         self.map_name = map_name
         self.time_limit = time_limit
@@ -225,9 +252,11 @@ class Referee:
         self.trace_path = trace_path
         self.result_path = result_path
         self.grace_ms = grace_ms
+        self.group_wait = group_wait
         self.listener: Optional[socket.socket] = None
         self.port = 0
         self.connections: Dict[int, Connection] = {}
+        self.accepted: List[Connection] = []   # every connection accepted, in order
         self.banks: Dict[int, int] = {}
         self.game = Game(state, decode_map_bytes(map_bytes), out=out, quiet=quiet,
                          meta={"map": map_name, "timelimit": time_limit or None,
@@ -253,9 +282,16 @@ class Referee:
         return self.port
 
     def seat_clients(self) -> Optional[bool]:
-        """Accept clients until every seat is taken, reading each one's group number at once;
-        then send each its map (2) and player number (3).  False when `-z` ran out first,
-        None when a client's first message was not a valid group number (the game is off)."""
+        """Accept clients and read their group numbers, all at once, until every seat is
+        taken; then send each its map (2) and player number (3).  False when `-z` ran out
+        first, None when a client's first message was not a valid group number (the game is
+        off).
+
+        Players are numbered in order of connection, among the clients whose group number
+        has arrived: the official server's numbering, which reads one client at a time.  A
+        connection that sends no group number within `group_wait` seconds is closed, and
+        nobody waits for it meanwhile (the official server would wait up to `-z` and give
+        up)."""
         if self.listener is None:
             self.listen()
         listener = self.listener
@@ -264,35 +300,88 @@ class Referee:
         n = self.game.state.players
         deadline = time.monotonic() + self.connect_timeout
         self.say("waiting for %d clients" % n)
-        while len(self.connections) < n:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            listener.settimeout(remaining)
-            try:
-                sock, address = listener.accept()
-            except socket.timeout:
-                return False
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            connection = Connection(sock, "%s:%d" % address[:2])
-            player = len(self.connections) + 1
-            self.connections[player] = connection
-            message = connection.receive(deadline)
-            if isinstance(message, Failure) and message.timed_out:
-                return False  # still no group number when `-z` ran out
-            group = self.read_group(connection, message)
-            if group is None:
-                return None
-            connection.group = group
-            self.say("player %d: group %d from %s" % (player, group, connection.address))
-        # The official server sends the map and the numbers only once everybody is seated.
+        waiting: List[Connection] = []   # accepted, no group number yet
+        selector = selectors.DefaultSelector()
+        listener.setblocking(False)
+        selector.register(listener, selectors.EVENT_READ)
+        try:
+            while len(self.connections) < n:
+                now = time.monotonic()
+                for connection in [c for c in waiting if c.group_deadline <= now]:
+                    self.say("no group number from %s within %g s; connection closed"
+                             % (connection.address, self.group_wait))
+                    self._drop(connection, waiting, selector)
+                if now >= deadline:
+                    return False
+                until = min([deadline] + [c.group_deadline for c in waiting])
+                for key, _ in selector.select(max(0.0, until - now)):
+                    if key.fileobj is listener:
+                        self._accept(listener, waiting, selector)
+                        continue
+                    connection = key.data
+                    message = connection.poll()
+                    if message is None:
+                        continue  # the group number is not complete yet
+                    group = self.read_group(connection, message)
+                    if group is None:
+                        return None
+                    connection.group = group
+                    waiting.remove(connection)
+                    selector.unregister(connection.sock)
+                    self.connections[len(self.connections) + 1] = connection
+                    if len(self.connections) == n:
+                        break
+        finally:
+            selector.close()
+            listener.setblocking(True)
+        for connection in waiting:  # too late: every seat is taken
+            self.say("%s sent no group number before the seats were taken; connection closed"
+                     % connection.address)
+            connection.close()
+        # Seats in order of connection; the official server sends the map and the numbers
+        # only once everybody is seated.
+        seated = sorted(self.connections.values(), key=self.accepted.index)
+        self.connections = {player: c for player, c in enumerate(seated, start=1)}
         for player, connection in self.connections.items():
+            self.say("player %d: group %d from %s" % (player, connection.group,
+                                                      connection.address))
             connection.send(MapText(self.map_bytes))
             connection.send(PlayerNumber(player))
         self.game.trace["groups"] = {str(p): c.group for p, c in self.connections.items()}
         self.game.trace["meta"]["clients"] = {str(p): c.address
                                               for p, c in self.connections.items()}
         return True
+
+    def _accept(self, listener: socket.socket, waiting: List[Connection],
+                selector: selectors.BaseSelector) -> None:
+        """Accept every connection pending on `listener` and watch each for its group."""
+        while True:
+            try:
+                sock, address = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:  # e.g. out of file descriptors: try again later
+                self.say("accepting a connection failed: %s" % error)
+                return
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connection = Connection(sock, "%s:%d" % address[:2])
+            connection.group_deadline = time.monotonic() + self.group_wait
+            self.accepted.append(connection)
+            waiting.append(connection)
+            selector.register(sock, selectors.EVENT_READ, connection)
+            if len(waiting) > MAX_WAITING:
+                oldest = waiting[0]
+                self.say("more than %d connections without a group number; closing %s"
+                         % (MAX_WAITING, oldest.address))
+                self._drop(oldest, waiting, selector)
+
+    def _drop(self, connection: Connection, waiting: List[Connection],
+              selector: selectors.BaseSelector) -> None:
+        """Close a connection that sent no group number; it plays no part in the game."""
+        waiting.remove(connection)
+        self.accepted.remove(connection)  # so that a flood of connections keeps no trace
+        selector.unregister(connection.sock)
+        connection.close()
 
     def read_group(self, connection: Connection,
                    message: Union[Message, Failure]) -> Optional[int]:
@@ -413,10 +502,10 @@ class Referee:
         finally:
             if self.listener is not None:
                 self.listener.close()
-            for connection in self.connections.values():
+            for connection in self.accepted:
                 connection.finish_sending()
             deadline = time.monotonic() + CLOSE_LINGER
-            for connection in self.connections.values():
+            for connection in self.accepted:
                 connection.close(deadline)
 
     # -- results
@@ -455,7 +544,7 @@ def run_serve(args: argparse.Namespace) -> int:
     referee = Referee(data, state, map_name=args.map, time_limit=args.time, depth=args.depth,
                       host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
                       out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
-                      result_path=args.r)
+                      result_path=args.r, group_wait=args.group_wait)
     referee.game.color = use_color(sys.stdout, args.color)
     watch = None
     if args.watch is not None:
@@ -495,6 +584,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-z", type=positive_float, default=600.0, metavar="SECONDS",
                         help="give up (exit code 255) when the clients have not connected "
                              "within this time (default 600)")
+    parser.add_argument("--group-wait", type=positive_float, default=GROUP_WAIT,
+                        metavar="SECONDS",
+                        help="close a connection that has not sent its group number within "
+                             "this time; the others are seated meanwhile (default %g)"
+                             % GROUP_WAIT)
     parser.add_argument("--trace", type=output_file, metavar="FILE",
                         help="write the JSON trace of the game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "

@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import List
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reversi_ref.errors import ProtocolError
-from reversi_ref.protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group,
-                                  MapText, Message, MoveAnnouncement, MoveAnswer, MoveRequest,
-                                  PlayerNumber, decode, encode, message_type)
+from reversi_ref.protocol import (CLIENT_TYPES, HEADER, Decoder, Disqualification, EndOfGame,
+                                  EndOfPhase1, Group, MapText, Message, MoveAnnouncement,
+                                  MoveAnswer, MoveRequest, PlayerNumber, decode, describe, encode,
+                                  message_type)
 
 # Every message type with its bytes worked out by hand.
 EXAMPLES = [
@@ -80,6 +81,8 @@ def test_decoder_takes_one_byte_at_a_time() -> None:
     decoder.close()
 
 
+# Drawing the messages can be slow on a busy machine; that is not what is tested.
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(messages_strategy(), max_size=8), st.lists(st.integers(1, 40), max_size=30))
 def test_decoder_is_independent_of_chunking(messages: List[Message], cuts: List[int]) -> None:
     """RULES.md 8: however the stream is cut into reads, the same messages come out."""
@@ -191,3 +194,24 @@ def test_messages_of_different_types_are_never_equal() -> None:
     assert MoveAnswer(1, 2, 0) != (1, 2, 0)
     assert MoveAnswer(1, 2, 0) == MoveAnswer(1, 2, 0)
     assert len({EndOfPhase1(), EndOfGame(), EndOfGame()}) == 2
+
+
+@pytest.mark.parametrize("kind", [2, 3, 4, 6, 7, 8, 9])
+def test_rejects_a_type_outside_accept_from_the_header_alone(kind: int) -> None:
+    """RULES.md 8: a stream limited to the client's types (1 and 5) refuses any other known
+    type as soon as its 5-byte header is in, naming the type, before any payload."""
+    decoder = Decoder(accept=CLIENT_TYPES, sender="a client")
+    with pytest.raises(ProtocolError) as caught:
+        decoder.feed(HEADER.pack(kind, 16 * 1024 * 1024))
+    assert str(caught.value) == ("a client may only send type 1 (group number) and type 5 "
+                                 "(move), got %s" % describe(kind))
+
+
+def test_accept_lets_the_client_types_through() -> None:
+    """RULES.md 8: types 1 and 5 pass a stream limited to them; an unknown type is still
+    reported as unknown."""
+    decoder = Decoder(accept=CLIENT_TYPES)
+    assert decoder.feed(encode(Group(3)) + encode(MoveAnswer(1, 2, 0))) == [
+        Group(3), MoveAnswer(1, 2, 0)]
+    with pytest.raises(ProtocolError, match="unknown message type 10"):
+        decoder.feed(HEADER.pack(10, 0))

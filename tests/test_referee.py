@@ -587,8 +587,10 @@ def test_serve_and_client_commands_play_a_game(tmp_path: Path) -> None:
 
 
 def test_silent_first_client_makes_the_referee_give_up_at_z() -> None:
-    """RULES.md 8 (-z): a client that connects but never sends its group number holds the
-    game up to the `-z` limit, as on the official server, which then gives up (255)."""
+    """RULES.md 8 (-z): a client that connects but never sends its group number, and no other
+    client: the referee gives up at the `-z` limit (255), as the official server does, and
+    closes the silent connection.  (With other clients it costs them nothing: see
+    tests/hostile/test_serve.py.)"""
     referee = Referee(THREE.encode(), parse_map(THREE), port=0, connect_timeout=0.5,
                       out=io.StringIO())
     port = referee.listen()

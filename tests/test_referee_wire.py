@@ -362,6 +362,29 @@ def test_disqualified_client_gets_its_7_then_the_end_of_the_stream(
     assert game.result == b"tiny.map\n5\t3\tinf\tok\n6\t0\tinf\tdisq.\n7\t4\tinf\tok\n"
 
 
+@pytest.mark.parametrize("name,header", [
+    ("map", HEADER.pack(2, 100)), ("move request", HEADER.pack(4, 5)),
+    ("map of 16 MiB", HEADER.pack(2, 16 * 1024 * 1024))])
+def test_type_only_a_server_sends_disqualifies(server: Any, tmp_path: Path, name: str,
+                                              header: bytes) -> None:
+    """RULES.md 8: a client may send types 1 and 5 only.  The header of another type (sent
+    without its payload) disqualifies: 7 to all, the offender's connection closed, the others
+    play on, and the bank is not charged.  We refuse it as soon as the header arrives; the
+    official server waits for the payload until the bank runs out (or, past its size limit,
+    refuses at once), so the messages agree and only the timing differs."""
+    game = run_game(server, tmp_path, TRIO,
+                    [(group(5), [move(2, 0)]), (group(6), [raw(header)]),
+                     (group(7), [move(2, 2)])], ["-t", "1"])
+    p1, p3 = moved(2, 0, 0, 1), moved(2, 2, 0, 3)
+    first = request(1000)
+    assert game.received[0] == seated(1) + [first, p1, out(2), p3, END1, END, EOF]
+    same(game.received[1], seated(2) + [p1, first, out(2), EOF],
+         reset_allowed=server is official_command)
+    assert game.received[2] == seated(3) + [p1, out(2), first, p3, END1, END, EOF]
+    assert game.result is not None
+    assert game.result.decode().split("\n")[2] == "6\t0\t1000 msecs\tdisq."
+
+
 def test_silent_client_is_disqualified_after_its_bank(server: Any, tmp_path: Path) -> None:
     """RULES.md 8: no answer within the bank (1000 ms here): 7 to all, the offender's
     connection closed; its bank left is the one it was sent (a timeout is not charged)."""
