@@ -444,6 +444,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         problems.append("--maps names no map")
     if args.games < 1 or args.jobs < 1 or args.time_ms < 0 or args.depth < 1:
         problems.append("--games, --jobs and --depth must be at least 1, --time-ms at least 0")
+    problems.extend(_distributed_problems(args, names))
     if problems:
         print("reversi-ref tournament: %s" % "; ".join(problems), file=sys.stderr)
         return 2
@@ -455,9 +456,18 @@ def run_tournament(args: argparse.Namespace) -> int:
     except MapError as error:
         print("reversi-ref tournament: %s" % error, file=sys.stderr)
         return 1
-    seed = args.seed if args.seed is not None else random.randrange(1 << 20)
+    seed = args.seed if args.seed is not None else _resumed_seed(args)
+    if seed is None:
+        seed = random.randrange(1 << 20)
+    if args.sprt:
+        from .sprt import run_sprt_command
+        return run_sprt_command(args, maps, names, variants, seed)
     specs = schedule(maps, names, args.games, seed, args.time_ms, args.depth, variants)
-    records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
+    if args.scheduler:
+        from .cluster import play_on_cluster
+        records = play_on_cluster(args, specs, seed)
+    else:
+        records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
     table = summarize(names, records)
     control = ("%d ms per move (bank)" % args.time_ms if args.time_ms
                else "depth %d, no time limit" % args.depth)
@@ -473,7 +483,41 @@ def run_tournament(args: argparse.Namespace) -> int:
                        "time_ms": args.time_ms, "depth": args.depth, "table": table,
                        "games": records}, handle, indent=1)
             handle.write("\n")
+        if args.scheduler:
+            from .cluster import finish_partial
+            finish_partial(args.json)
     return 0
+
+
+def _distributed_problems(args: argparse.Namespace, names: Sequence[str]) -> List[str]:
+    """What is wrong with --sprt, --alpha, --beta, --max-pairs and --scheduler."""
+    problems: List[str] = []
+    if args.sprt:
+        from .sprt import parse_sprt
+        try:
+            parse_sprt(args.sprt)
+        except ValueError as error:
+            problems.append(str(error))
+        if len(names) != 2:
+            problems.append("--sprt needs exactly two --players: the candidate, then the "
+                            "baseline")
+        if not (0.0 < args.alpha < 0.5 and 0.0 < args.beta < 0.5):
+            problems.append("--alpha and --beta must be between 0 and 0.5")
+        if args.max_pairs < 1 or args.opening_plies < 0:
+            problems.append("--max-pairs must be at least 1, --opening-plies at least 0")
+    if args.scheduler is not None and not (
+            args.scheduler.startswith(("tcp://", "tls://", "local:"))):
+        problems.append("--scheduler must be tcp://HOST:PORT or local:N, got %r"
+                        % args.scheduler)
+    return problems
+
+
+def _resumed_seed(args: argparse.Namespace) -> Optional[int]:
+    """The seed of an unfinished cluster run to resume (its --json partial file), if any."""
+    if not args.scheduler or args.sprt or not args.json:
+        return None
+    from .cluster import saved_seed
+    return saved_seed(args.json)
 
 
 def register(subparsers: Any) -> None:
@@ -505,5 +549,20 @@ def register(subparsers: Any) -> None:
                              "'wide=brs:{\"mobility\": [2000, 400]}'; may be repeated")
     parser.add_argument("--json", metavar="FILE", help="write every game and the table as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="play on a Dask cluster: tcp://HOST:8786, or local:N for N local "
+                             "worker processes (needs reversi-ref[cluster]); with --json the "
+                             "run can be resumed")
+    parser.add_argument("--sprt", default=None, metavar="ELO0,ELO1",
+                        help="SPRT of the first --players name against the second, in game "
+                             "pairs, until H0 (ELO0) or H1 (ELO1, logistic Elo) is accepted")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="SPRT false-negative rate (default 0.05)")
+    parser.add_argument("--max-pairs", type=int, default=20000, metavar="N",
+                        help="SPRT: stop undecided after N game pairs (default 20000)")
+    parser.add_argument("--opening-plies", type=int, default=4, metavar="K",
+                        help="SPRT: random plain moves before each pair (default 4)")
     parser.set_defaults(func=run_tournament)
 
