@@ -265,7 +265,7 @@ class DaskRunner:
                         break
                     specs = list(group)
                     key = "reversi-game-%06d-%s" % (specs[0].number, spec_digest(specs))
-                    future = self.client.submit(play_group, specs, key=key, pure=True,
+                    future = self.client.submit(_dask_task, specs, key=key, pure=True,
                                                 retries=3)
                     in_flight[future.key] = future
                     completed.add(future)
@@ -291,6 +291,16 @@ class DaskRunner:
     def describe(self) -> str:
         """How the games are played, for the report."""
         return "Dask %s (%d worker threads)" % (self.scheduler, self.workers)
+
+
+def _dask_task(specs: List[GameSpec]) -> List[Dict[str, Any]]:
+    """play_group on a Dask worker; each record names the worker that played it."""
+    from distributed import get_worker
+    records = play_group(specs)
+    name = str(get_worker().name)
+    for record in records:
+        record["worker"] = name
+    return records
 
 
 def make_runner(scheduler: Optional[str], jobs: int) -> Any:
