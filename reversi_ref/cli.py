@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.referee",
     "reversi_ref.client",
     "reversi_ref.tournament",
+    "reversi_ref.tune",
     "reversi_ref.render.cli",
     "reversi_ref.specs",
     "reversi_ref.perft",
