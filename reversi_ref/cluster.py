@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import importlib
 import json
 import os
 import platform
@@ -166,8 +167,8 @@ class LocalRunner:
     def play_groups(self, groups: Iterable[Sequence[GameSpec]]) -> Iterator[Dict[str, Any]]:
         """Each game's record as it finishes; stops pulling groups when closed."""
         if self.workers == 1:
-            for group in groups:
-                for spec in group:
+            for specs in groups:
+                for spec in specs:
                     yield play_game(spec)
             return
         if self.pool is None:
@@ -179,7 +180,7 @@ class LocalRunner:
         try:
             while True:
                 while not exhausted and len(pending) < window:
-                    group = next(source, None)
+                    group: Optional[Sequence[GameSpec]] = next(source, None)
                     if group is None:
                         exhausted = True
                     else:
@@ -215,7 +216,8 @@ class DaskRunner:
 
     def __init__(self, scheduler: str, connect_timeout: float = 20.0) -> None:
         try:
-            import distributed
+            # Imported by name: Dask is optional and untyped, so it is Any here.
+            distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise ClusterError("--scheduler needs Dask: pip install 'reversi-ref[cluster]' "
                                "(or pip install distributed)") from None
@@ -259,7 +261,7 @@ class DaskRunner:
             while True:
                 window = self.workers * IN_FLIGHT_PER_WORKER
                 while not exhausted and len(in_flight) < window:
-                    group = next(source, None)
+                    group: Optional[Sequence[GameSpec]] = next(source, None)
                     if group is None:
                         exhausted = True
                         break
@@ -295,9 +297,9 @@ class DaskRunner:
 
 def _dask_task(specs: List[GameSpec]) -> List[Dict[str, Any]]:
     """play_group on a Dask worker; each record names the worker that played it."""
-    from distributed import get_worker
+    worker = importlib.import_module("distributed").get_worker()
     records = play_group(specs)
-    name = str(get_worker().name)
+    name = str(worker.name)
     for record in records:
         record["worker"] = name
     return records

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional, TextIO
+from typing import Any, Dict, Optional, TextIO
 
 from .cluster import spec_from_dict
 from .tournament import play_game
@@ -20,6 +20,7 @@ def serve(source: TextIO, sink: TextIO) -> None:
     for line in source:
         if not line.strip():
             continue
+        answer: Dict[str, Any]
         try:
             answer = {"record": play_game(spec_from_dict(json.loads(line)))}
         except Exception as error:  # reported to the worker, which retries elsewhere

@@ -45,7 +45,7 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 def expected_score(elo: float) -> float:
     """The expected score (0..1) of a player `elo` logistic Elo stronger than its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_of_score(score: float) -> float:

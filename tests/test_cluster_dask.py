@@ -9,6 +9,7 @@ the shared cluster.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -97,7 +98,7 @@ def wait_for_address(path: Path) -> str:
 
 
 def wait_for_workers(address: str, count: int) -> None:
-    import distributed
+    distributed: Any = importlib.import_module("distributed")
     with distributed.Client(address, timeout=STARTUP_SECONDS) as client:
         client.wait_for_workers(count, timeout=STARTUP_SECONDS)
 
