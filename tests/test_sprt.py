@@ -3,8 +3,10 @@ and the game-pair schedule."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 from typing import List, Tuple
 
 import pytest
@@ -102,7 +104,7 @@ def test_sprt_is_undecided_between() -> None:
     assert 0.2 < rate < 0.8
 
 
-def test_rejects_bad_sprt_options(tmp_path: object) -> None:
+def test_rejects_bad_sprt_options() -> None:
     """--sprt needs ELO0 < ELO1; the error rates must be in (0, 0.5)."""
     for text in ["5", "a,b", "10,5", "1,2,3"]:
         with pytest.raises(ValueError):
@@ -144,15 +146,38 @@ def test_points_and_pair_order() -> None:
         (0, [0, 1]), (1, [2, 3])]
 
 
-def test_sprt_command_decides_on_a_lopsided_pairing(tmp_path: object,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_sprt_command_decides_on_a_lopsided_pairing(capsys: pytest.CaptureFixture[str]) -> None:
     """search against random on the 8x8 map: search wins nearly every pair, so H1 is
     accepted long before the cap."""
     assert main(["tournament", "--maps", "maps/othello8x8.map", "--players", "search,random",
                  "--sprt", "0,200", "--depth", "1", "--seed", "1", "--quiet",
                  "--max-pairs", "200"]) == 0
-    out = capsys.readouterr().out
-    assert "H1 accepted" in out
+    assert "H1 accepted" in capsys.readouterr().out
+
+
+FOUR = map_text("""0 0 0 0
+                   0 2 1 0
+                   0 1 2 0
+                   0 0 0 0""")
+
+
+def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    """Two pairs on a 4x4 map cannot decide: the report says so and counts 4 games, and the
+    JSON holds the games in pairs with swapped seats."""
+    (tmp_path / "four.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "1", "--quiet", "--max-pairs", "2", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "no decision" in text and "games 4 (2 pairs)" in text
+    data = json.loads(out.read_text())
+    assert data["sprt"]["pairs"] == 2 and sum(data["sprt"]["pentanomial"]) == 2
+    assert [[s["player"] for s in g["seats"]] for g in data["games"]] == [["a", "b"],
+                                                                        ["b", "a"]] * 2
 
 
 def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
