@@ -275,7 +275,12 @@ class DaskRunner:
                     return
                 future = next(completed)
                 in_flight.pop(future.key, None)
-                for record in future.result():
+                try:
+                    records = future.result()
+                except Exception as error:  # failed on every retry, or the cluster went away
+                    raise ClusterError("task %s failed on the Dask cluster %s: %s: %s" % (
+                        future.key, self.scheduler, type(error).__name__, error)) from None
+                for record in records:
                     yield record
         finally:
             for future in in_flight.values():
