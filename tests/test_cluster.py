@@ -13,8 +13,8 @@ import pytest
 
 from helpers import map_text
 from reversi_ref.cluster import (ClusterError, LocalRunner, _GameServer, partial_path,
-                                 play_resumable, read_partial, schedule_digest, spec_from_dict,
-                                 spec_to_dict)
+                                 play_group, play_resumable, read_partial, schedule_digest,
+                                 spec_from_dict, spec_to_dict)
 from reversi_ref.tournament import GameSpec, play_game, schedule
 
 # A 4x4 Othello start; small transposition tables keep each game to a few milliseconds.
@@ -144,3 +144,27 @@ def test_rejects_a_bad_scheduler_address(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["tournament", "--maps", "maps/othello8x8.map", "--players", "search,greedy",
                  "--scheduler", "somewhere"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+
+
+def test_games_go_to_pypy3_when_the_worker_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CPython worker with pypy3 on PATH plays in a pypy3 subprocess, with the same result;
+    REVERSI_REF_GAME_PYTHON=inprocess keeps the games in process."""
+    import platform
+    import shutil
+    from reversi_ref import cluster
+    spec = specs(1)[0]
+    monkeypatch.setenv("REVERSI_REF_GAME_PYTHON", "inprocess")
+    assert play_group([spec])[0]["python"] == platform.python_implementation()
+    if platform.python_implementation() == "PyPy" or not shutil.which("pypy3"):
+        pytest.skip("needs CPython with pypy3 on PATH")
+    monkeypatch.delenv("REVERSI_REF_GAME_PYTHON")
+    try:
+        record = play_group([spec])[0]
+    finally:
+        server = getattr(cluster._LOCAL, "server", None)
+        if server is not None:
+            server.process.kill()
+            server.process.wait()
+            cluster._LOCAL.server = None
+    assert record["python"] == "pypy3"
+    assert comparable(record) == comparable(play_game(spec))
