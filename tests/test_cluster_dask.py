@@ -149,6 +149,18 @@ def test_a_restarted_cluster_run_skips_the_games_it_has(cluster: Cluster,
     assert all("worker" in g for g in games if g["game"] != 1)
 
 
+def test_sprt_on_the_cluster(cluster: Cluster, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """--sprt with --scheduler plays its pairs on the workers (capped at 2 pairs here)."""
+    out = str(tmp_path / "sprt.json")
+    assert tournament(tmp_path, ["--scheduler", cluster.address, "--sprt", "0,10",
+                                 "--max-pairs", "2"], out) == 0
+    assert "games 4 (2 pairs)" in capsys.readouterr().out
+    games = json.loads(Path(out).read_text())["games"]
+    assert [g["game"] for g in games] == [0, 1, 2, 3]
+    assert {g["worker"] for g in games} <= {"wA", "wB"}
+
+
 def test_killing_a_worker_loses_no_game(cluster: Cluster) -> None:
     """Worker wA is killed (SIGKILL) while games are in flight: every game still comes back
     exactly once, the later ones from wB."""
