@@ -26,6 +26,7 @@ import concurrent.futures
 import hashlib
 import importlib
 import json
+import logging
 import os
 import platform
 import shutil
@@ -228,9 +229,11 @@ class DaskRunner:
                 count = int(scheduler[len("local:"):])
                 if count < 1:
                     raise ValueError
+                # silence_logs: the workers' warnings about tasks cancelled at the end of a
+                # test would read as errors; real failures reach us through the futures.
                 self.cluster = distributed.LocalCluster(
                     n_workers=count, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None)
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.client = distributed.Client(self.cluster, timeout=connect_timeout)
             else:
                 self.client = distributed.Client(scheduler, timeout=connect_timeout)
