@@ -25,8 +25,11 @@ def serve(source: TextIO, sink: TextIO) -> None:
             answer = {"record": play_game(spec_from_dict(json.loads(line)))}
         except Exception as error:  # reported to the worker, which retries elsewhere
             answer = {"error": "%s: %s" % (type(error).__name__, error)}
-        sink.write(json.dumps(answer) + "\n")
-        sink.flush()
+        try:
+            sink.write(json.dumps(answer) + "\n")
+            sink.flush()
+        except BrokenPipeError:  # the worker went away (cluster closed): nobody to answer
+            return
 
 
 def main(argv: Optional[list] = None) -> int:  # type: ignore[type-arg]
