@@ -449,15 +449,28 @@ def run_tournament(args: argparse.Namespace) -> int:
         raise UsageError("argument --players: names a player twice: %r" % args.players)
     if not map_names:
         raise UsageError("argument --maps: names no map")
+    problems = _distributed_problems(args, names)
+    if problems:
+        raise UsageError("; ".join(problems))
     maps = _load_maps(map_names)
     time_ms, depth = time_control(args.time_ms, args.depth)
+    args.time_ms, args.depth = time_ms, depth  # what --sprt and the cluster runner play with
     biggest = max((read_map(text) for _, text in maps), key=lambda m: m.width * m.height)
     note = pypy_note(biggest.width, biggest.height, "tournament")
     if note is not None and not args.quiet:
         print(note, file=sys.stderr)
-    seed = args.seed if args.seed is not None else random.randrange(1 << 20)
+    seed = args.seed if args.seed is not None else _resumed_seed(args)
+    if seed is None:
+        seed = random.randrange(1 << 20)
+    if args.sprt:
+        from .sprt import run_sprt_command
+        return run_sprt_command(args, maps, names, variants, seed)
     specs = schedule(maps, names, args.games, seed, time_ms, depth, variants)
-    records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
+    if args.scheduler:
+        from .cluster import play_on_cluster
+        records = play_on_cluster(args, specs, seed)
+    else:
+        records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
     table = summarize(names, records)
     print("%d games on %s; %s; seed %d" % (len(records), ", ".join(m for m, _ in maps),
                                            describe_time_control(time_ms, depth), seed))
@@ -471,7 +484,41 @@ def run_tournament(args: argparse.Namespace) -> int:
                        "time_ms": time_ms, "depth": depth, "table": table,
                        "games": records}, handle, indent=1)
             handle.write("\n")
+        if args.scheduler:
+            from .cluster import finish_partial
+            finish_partial(args.json)
     return 0
+
+
+def _distributed_problems(args: argparse.Namespace, names: Sequence[str]) -> List[str]:
+    """What is wrong with --sprt, --alpha, --beta, --max-pairs and --scheduler."""
+    problems: List[str] = []
+    if args.sprt:
+        from .sprt import parse_sprt
+        try:
+            parse_sprt(args.sprt)
+        except ValueError as error:
+            problems.append(str(error))
+        if len(names) != 2:
+            problems.append("--sprt needs exactly two --players: the candidate, then the "
+                            "baseline")
+        if not (0.0 < args.alpha < 0.5 and 0.0 < args.beta < 0.5):
+            problems.append("--alpha and --beta must be between 0 and 0.5")
+        if args.max_pairs < 1 or args.opening_plies < 0:
+            problems.append("--max-pairs must be at least 1, --opening-plies at least 0")
+    if args.scheduler is not None and not (
+            args.scheduler.startswith(("tcp://", "tls://", "local:"))):
+        problems.append("--scheduler must be tcp://HOST:PORT or local:N, got %r"
+                        % args.scheduler)
+    return problems
+
+
+def _resumed_seed(args: argparse.Namespace) -> Optional[int]:
+    """The seed of an unfinished cluster run to resume (its --json partial file), if any."""
+    if not args.scheduler or args.sprt or not args.json:
+        return None
+    from .cluster import saved_seed
+    return saved_seed(args.json)
 
 
 def register(subparsers: Any) -> None:
@@ -506,5 +553,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", type=output_file, metavar="FILE",
                         help="write every game and the table as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="play on a Dask cluster: tcp://HOST:8786, or local:N for N local "
+                             "worker processes (needs reversi-ref[cluster]); with --json the "
+                             "run can be resumed")
+    parser.add_argument("--sprt", default=None, metavar="ELO0,ELO1",
+                        help="SPRT of the first --players name against the second, in game "
+                             "pairs, until H0 (ELO0) or H1 (ELO1, logistic Elo) is accepted")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="SPRT false-negative rate (default 0.05)")
+    parser.add_argument("--max-pairs", type=int, default=20000, metavar="N",
+                        help="SPRT: stop undecided after N game pairs (default 20000)")
+    parser.add_argument("--opening-plies", type=int, default=4, metavar="K",
+                        help="SPRT: random plain moves before each pair (default 4)")
     parser.set_defaults(func=run_tournament)
 

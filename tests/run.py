@@ -8,6 +8,9 @@ it is on PATH.  An interpreter that cannot import pytest and hypothesis gets the
 first into a venv in `.venv-test/<implementation>-<version>`, else with `pip install --target`
 into `.venv-test/<implementation>-<version>-site`; when neither works the script says what to
 install.  Every other argument goes to pytest unchanged (`-m slow`, `-k walking`, `-x`, ...).
+With REVERSI_REF_CLUSTER=1 in the environment (.ci/run sets it) and no arguments, the cluster
+tests (`-m cluster`: a Dask scheduler and workers on 127.0.0.1) run afterwards too, in a
+CPython venv `.venv-test/cluster-<implementation>-<version>` with `distributed` installed.
 
 Prints pytest's closing summary line per interpreter and exits non-zero if any run failed.
 Pytest's exit code 5 (no tests collected) counts as a failure for the default suite (a suite
@@ -32,6 +35,11 @@ REQUIREMENTS = ["pytest", "hypothesis"]
 CHECK_IMPORTS = "import pytest, hypothesis"
 
 PYTEST_NO_TESTS_COLLECTED = 5
+# With this variable set to 1 (.ci/run sets it) the cluster tests (`-m cluster`, a Dask
+# scheduler and workers on 127.0.0.1) also run, in a CPython venv with `distributed`; the
+# default runs never see it, so they skip those tests.
+CLUSTER_SWITCH = "REVERSI_REF_CLUSTER"
+CLUSTER_REQUIREMENTS = ["distributed"]
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _SUMMARY = re.compile(r"^=*\s*(?P<text>.*\b(?:passed|failed|errors?|skipped|deselected|xfailed|"
                       r"xpassed|no tests ran)\b.*\bin [0-9.]+s\b.*?)\s*=*$")
@@ -82,6 +90,7 @@ def run_quietly(command: Sequence[str], env: Optional[Dict[str, str]] = None) ->
 def environment(extra_path: Optional[Path] = None) -> Dict[str, str]:
     """The environment for a test run: the repository (and `extra_path`) on PYTHONPATH."""
     env = dict(os.environ)
+    env.pop(CLUSTER_SWITCH, None)  # only run_cluster_tests turns the cluster tests on
     paths = [str(ROOT)] + ([str(extra_path)] if extra_path else [])
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
@@ -199,10 +208,13 @@ def summary_line(output: str) -> str:
     return "(no pytest summary line)"
 
 
-def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str]) -> Tuple[int, str]:
+def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str],
+               extra_env: Optional[Dict[str, str]] = None) -> Tuple[int, str]:
     """Run pytest, echoing its output as it comes; return (exit code, summary line)."""
     command = [python, "-m", "pytest"] + pytest_args
-    process = subprocess.Popen(command, cwd=str(ROOT), env=environment(extra_path),
+    env = environment(extra_path)
+    env.update(extra_env or {})
+    process = subprocess.Popen(command, cwd=str(ROOT), env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if process.stdout is None:  # cannot happen with stdout=PIPE; narrows the type
         raise RuntimeError("no pipe from pytest")
@@ -240,6 +252,50 @@ def judge(code: int, selected: bool) -> Tuple[bool, str]:
             return True, "ok (no tests selected)"
         return False, "FAILED (no tests collected)"
     return False, "FAILED (pytest exit code %d)" % code
+
+
+# --- the cluster tests ---------------------------------------------------------------------------
+
+def cluster_python() -> str:
+    """A CPython venv with pytest, hypothesis and distributed (made or completed as needed);
+    SetupError saying what failed."""
+    interpreter = describe(sys.executable)
+    venv = VENVS / ("cluster-" + interpreter.slug)
+    python = venv_python(venv)
+    check = CHECK_IMPORTS + ", distributed"
+    if python.exists() and run_quietly([str(python), "-c", check], environment())[0]:
+        return str(python)
+    if not python.exists():
+        print("tests/run.py: creating %s" % venv.relative_to(ROOT), flush=True)
+        ok, output = run_quietly([sys.executable, "-m", "venv", str(venv)])
+        if not ok:
+            shutil.rmtree(str(venv), ignore_errors=True)
+            raise SetupError("`%s -m venv` failed: %s" % (sys.executable, last_line(output)))
+    print("tests/run.py: installing %s in %s" % (
+        " ".join(REQUIREMENTS + CLUSTER_REQUIREMENTS), venv.relative_to(ROOT)), flush=True)
+    ok, output = run_quietly([str(python), "-m", "pip", "install", "--quiet",
+                              "--disable-pip-version-check"] + REQUIREMENTS
+                             + CLUSTER_REQUIREMENTS)
+    if not ok or not run_quietly([str(python), "-c", check], environment())[0]:
+        raise SetupError("cannot install distributed in %s: %s (to fix: pip install "
+                         "'reversi-ref[cluster]' pytest hypothesis there, or unset %s)"
+                         % (venv.relative_to(ROOT), last_line(output), CLUSTER_SWITCH))
+    return str(python)
+
+
+def run_cluster_tests() -> Outcome:
+    """The `-m cluster` tests under CPython with distributed, with the switch on."""
+    label = "cluster tests (CPython + distributed)"
+    try:
+        python = cluster_python()
+    except SetupError as error:
+        print("tests/run.py: %s" % error, flush=True)
+        return Outcome(label, False, "NOT RUN (setup failed, see above)")
+    print("\n==== tests/run.py: %s, %s ====" % (label, python), flush=True)
+    files = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_cluster*.py"))
+    code, summary = run_pytest(python, None, ["-m", "cluster"] + files, {CLUSTER_SWITCH: "1"})
+    ok, verdict = judge(code, False)
+    return Outcome(label, ok, "%s: %s" % (verdict, summary))
 
 
 # --- choosing interpreters ----------------------------------------------------------------------
@@ -290,6 +346,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         code, summary = run_pytest(python, extra_path, pytest_args)
         ok, verdict = judge(code, selected)
         outcomes.append(Outcome(interpreter.label, ok, "%s: %s" % (verdict, summary)))
+    if os.environ.get(CLUSTER_SWITCH) == "1" and not chosen and not selected:
+        outcomes.append(run_cluster_tests())
     print("\n==== tests/run.py summary ====")
     for outcome in outcomes:
         print("%s  %s" % (outcome.interpreter, outcome.summary))

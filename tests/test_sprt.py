@@ -1,0 +1,187 @@
+"""Tests of the SPRT (`reversi_ref.sprt`): the statistics by hand, error rates by simulation,
+and the game-pair schedule."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from helpers import map_text
+from reversi_ref.cli import main
+from reversi_ref.mapfile import read_map
+from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
+                              game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt)
+
+DRAW_RATE = 0.3
+
+
+def test_logistic_elo_scale() -> None:
+    """400 Elo is 10:1 odds; the two conversions invert each other."""
+    assert expected_score(0) == 0.5
+    assert expected_score(400) == pytest.approx(10 / 11)
+    assert elo_of_score(10 / 11) == pytest.approx(400)
+    assert elo_of_score(expected_score(-123.0)) == pytest.approx(-123.0)
+
+
+def test_bounds_are_walds() -> None:
+    """alpha = beta = 0.05 gives the familiar (-2.94, 2.94)."""
+    lower, upper = bounds(0.05, 0.05)
+    assert lower == pytest.approx(math.log(0.05 / 0.95))
+    assert upper == pytest.approx(2.944, abs=1e-3)
+
+
+def test_llr_by_hand() -> None:
+    """The normal approximation worked by hand for 10 pairs: 2x0, 3x1/2, 2x1, 2x3/2, 1x2."""
+    counts = [2, 3, 2, 2, 1]
+    weights = [c + PRIOR for c in counts]  # 2.5, 3.5, 2.5, 2.5, 1.5: total 12.5
+    mean = (3.5 * 0.25 + 2.5 * 0.5 + 2.5 * 0.75 + 1.5 * 1.0) / 12.5  # 0.44
+    variance = (2.5 * 0.44 ** 2 + 3.5 * 0.19 ** 2 + 2.5 * 0.06 ** 2 + 2.5 * 0.31 ** 2
+                + 1.5 * 0.56 ** 2) / 12.5
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-20 / 400))
+    assert mean == pytest.approx(0.44)
+    assert llr(counts, 0, 20) == pytest.approx(10 * (s1 - s0) * (0.88 - s0 - s1)
+                                               / (2 * variance))
+    elo, low, high = elo_interval(counts)
+    assert low < elo < high and elo == pytest.approx(-400 * math.log10(1 / 0.44 - 1))
+
+
+def simulated_pair(rng: random.Random, elo: float) -> float:
+    """A's points in a pair of two independent games at a true difference of `elo` logistic
+    Elo, with 30% draws."""
+    score = expected_score(elo)
+    win = score - DRAW_RATE / 2
+    points = 0.0
+    for _ in range(2):
+        u = rng.random()
+        points += 1.0 if u < win else (0.5 if u < win + DRAW_RATE else 0.0)
+    return points
+
+
+def simulated_run(rng: random.Random, elo: float, elo0: float, elo1: float) -> Tuple[str, int]:
+    """(verdict, pairs) of one SPRT against the simulation."""
+    test = Sprt(elo0, elo1, 0.05, 0.05)
+    for pair in range(1, 100000):
+        verdict = test.add(simulated_pair(rng, elo))
+        if verdict.result:
+            return verdict.result, pair
+    return "", pair
+
+
+def error_rate(elo: float, wrong: str, runs: int, seed: int) -> Tuple[float, List[int]]:
+    rng = random.Random(seed)
+    results = [simulated_run(rng, elo, 0.0, 30.0) for _ in range(runs)]
+    assert all(verdict for verdict, _ in results)
+    return sum(1 for verdict, _ in results if verdict == wrong) / runs, [p for _, p in results]
+
+
+# 200 runs at an error rate of 0.05: the count of errors has a standard deviation of about
+# 3.1 (1.5%); three of them above 0.05 is the tolerance.
+RUNS = 200
+TOLERANCE = 3 * math.sqrt(0.05 * 0.95 / RUNS)
+
+
+def test_sprt_accepts_h0_when_elo_is_elo0() -> None:
+    """At the true Elo ELO0 the test accepts H1 at most about alpha = 5% of the time."""
+    rate, pairs = error_rate(0.0, "H1", RUNS, 1)
+    assert rate <= 0.05 + TOLERANCE
+    assert sorted(pairs)[RUNS // 2] > 20  # it looked at the data, not at a first lucky pair
+
+
+def test_sprt_accepts_h1_when_elo_is_elo1() -> None:
+    """At the true Elo ELO1 the test accepts H0 at most about beta = 5% of the time."""
+    rate, _ = error_rate(30.0, "H0", RUNS, 2)
+    assert rate <= 0.05 + TOLERANCE
+
+
+def test_sprt_is_undecided_between() -> None:
+    """Halfway between ELO0 and ELO1 either answer comes often (the test is not one-sided)."""
+    rate, _ = error_rate(15.0, "H0", 60, 3)
+    assert 0.2 < rate < 0.8
+
+
+def test_rejects_bad_sprt_options() -> None:
+    """--sprt needs ELO0 < ELO1; the error rates must be in (0, 0.5)."""
+    for text in ["5", "a,b", "10,5", "1,2,3"]:
+        with pytest.raises(ValueError):
+            parse_sprt(text)
+    with pytest.raises(ValueError):
+        Sprt(0, 5, alpha=0.7)
+
+
+# Player 1 plays (2, 0), capturing (1, 0): 3 to 0 (RULES.md 3, 4, 7).
+LANE = map_text("1 2 0")
+
+
+def test_pairs_swap_seats_on_the_same_opening() -> None:
+    """A pair is two games on the same start position with the seats swapped."""
+    specs = pair_specs([("o", open("maps/othello8x8.map").read())], ["a", "b"], 3, 7, 0, 1)
+    assert [s.number for s in specs] == [6, 7]
+    assert specs[0].seats == ("a", "b") and specs[1].seats == ("b", "a")
+    assert specs[0].map_text == specs[1].map_text and specs[0].seed == specs[1].seed
+
+
+def test_opening_plays_plain_moves_back_to_player_one() -> None:
+    """Four random plies on the 8x8 map leave 8 stones (4 + 1 placed per ply, RULES.md 3)
+    with player 1 to move; a map without enough moves is kept as it is."""
+    text = open("maps/othello8x8.map").read()
+    opened = read_map(opening(text, 4, random.Random(5)))
+    stones = [c for c in opened.cells if c in "12"]
+    assert len(stones) == 8 and opened.cells != read_map(text).cells
+    assert opening(LANE, 2, random.Random(1)) == LANE
+
+
+def test_points_and_pair_order() -> None:
+    """A game's points for a name, and pairs given back in order whatever the arrival."""
+    record = {"game": 1, "seats": [
+        {"player": "a", "score": 3, "disqualified": None},
+        {"player": "b", "score": 0, "disqualified": None}]}
+    assert game_points(record, "a") == 1.0 and game_points(record, "b") == 0.0
+    arrivals = [{"game": g} for g in [3, 1, 0, 2, 5]]
+    assert [(p, [r["game"] for r in both]) for p, both in pairs_in_order(iter(arrivals))] == [
+        (0, [0, 1]), (1, [2, 3])]
+
+
+@pytest.mark.slow
+def test_sprt_command_decides_on_a_lopsided_pairing(capsys: pytest.CaptureFixture[str]) -> None:
+    """search against random on the 8x8 map: search wins nearly every pair, so H1 is
+    accepted long before the cap."""
+    assert main(["tournament", "--maps", "maps/othello8x8.map", "--players", "search,random",
+                 "--sprt", "0,200", "--depth", "1", "--seed", "1", "--quiet",
+                 "--max-pairs", "200"]) == 0
+    assert "H1 accepted" in capsys.readouterr().out
+
+
+FOUR = map_text("""0 0 0 0
+                   0 2 1 0
+                   0 1 2 0
+                   0 0 0 0""")
+
+
+def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    """Two pairs on a 4x4 map cannot decide: the report says so and counts 4 games, and the
+    JSON holds the games in pairs with swapped seats."""
+    (tmp_path / "four.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "1", "--quiet", "--max-pairs", "2", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "no decision" in text and "games 4 (2 pairs)" in text
+    data = json.loads(out.read_text())
+    assert data["sprt"]["pairs"] == 2 and sum(data["sprt"]["pentanomial"]) == 2
+    assert [[s["player"] for s in g["seats"]] for g in data["games"]] == [["a", "b"],
+                                                                        ["b", "a"]] * 2
+
+
+def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    """--sprt with three players is a usage error."""
+    assert main(["tournament", "--maps", "maps/othello8x8.map", "--players",
+                 "greedy,random,search", "--sprt", "0,5"]) == 2
+    assert "--sprt" in capsys.readouterr().err
