@@ -141,8 +141,10 @@ def test_scheduler_without_dask_is_a_clear_error(monkeypatch: pytest.MonkeyPatch
 def test_rejects_a_bad_scheduler_address(capsys: pytest.CaptureFixture[str]) -> None:
     """--scheduler must look like tcp://HOST:PORT or local:N (usage error)."""
     from reversi_ref.cli import main
-    assert main(["tournament", "--maps", "maps/othello8x8.map", "--players", "search,greedy",
-                 "--scheduler", "somewhere"]) == 2
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["tournament", "--maps", "maps/othello8x8.map", "--players", "search,greedy",
+              "--scheduler", "somewhere"])
+    assert stopped.value.code == 2
     assert "--scheduler" in capsys.readouterr().err
 
 

@@ -182,6 +182,8 @@ def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
     """--sprt with three players is a usage error."""
-    assert main(["tournament", "--maps", "maps/othello8x8.map", "--players",
-                 "greedy,random,search", "--sprt", "0,5"]) == 2
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["tournament", "--maps", "maps/othello8x8.map", "--players",
+              "greedy,random,search", "--sprt", "0,5"])
+    assert stopped.value.code == 2
     assert "--sprt" in capsys.readouterr().err
