@@ -324,15 +324,16 @@ def run_bigmap_case(args: argparse.Namespace) -> int:
 def run_soak_case(args: argparse.Namespace) -> int:
     """`bench soak`: one game, the client's RSS every --every moves; both interpreters with
     --compare."""
-    if args.time_limit < 1 or args.every < 1:
-        raise ReversiError("soak: -t and --every must be at least 1")
+    if args.time_limit < 0 or args.every < 1 or not 1 <= args.soak_depth <= 255:
+        raise ReversiError("soak: -t must be at least 0, --every at least 1 and -d 1..255")
     if args.map and len(args.map) > 1:
         raise ReversiError("soak: one --map at most")
     path = soak.soak_map(args.map[0] if args.map else None)
     executables = list(find_interpreters()) if args.compare else [sys.executable]
     reports = []
     for executable in executables:
-        report = soak.run_soak(path, executable, args.time_limit, args.every)
+        report = soak.run_soak(path, executable, args.time_limit, args.every,
+                               depth=args.soak_depth)
         print(soak.format_soak(report))
         print()
         reports.append(report)
@@ -403,7 +404,10 @@ def register(subparsers: Any) -> None:
                         help="run under CPython and PyPy in subprocesses and compare")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("-t", dest="time_limit", type=int, default=2, metavar="SECONDS",
-                        help="soak: the referee's time limit per move (default 2)")
+                        help="soak: the referee's time limit per move, 0 for none (default 2)")
+    parser.add_argument("-d", dest="soak_depth", type=int, default=1, metavar="DEPTH",
+                        help="soak: the depth sent with each move request, which the client "
+                             "searches when -t is 0 (default 1)")
     parser.add_argument("--case", dest="bigmap_cases", action="append", metavar="NAME",
                         choices=bigmap.CASES,
                         help="bigmap: a case to run (repeat for several; default all: %s)"

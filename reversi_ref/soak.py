@@ -6,6 +6,10 @@ pondering) run as subprocesses, ours under the interpreter chosen.  While the ga
 client's resident set size is read from /proc (Linux only: `VmRSS` now and `VmHWM`, the peak
 so far) and reported at every `--every` moves of the game (all players' moves, as the referee
 counts them), and once more at the end.
+
+Every client connects as group 99, a human for the referee (RULES.md 8): its move requests
+carry the time bank as for anyone, and the search plans its moves on it, but a late answer is
+not disqualified, so a loaded machine cannot end the game early.
 """
 
 from __future__ import annotations
@@ -46,9 +50,9 @@ def memory_kb(pid: int) -> Tuple[int, int]:
 
 
 def client_command(executable: str, port: int, player: str, ponder: bool) -> List[str]:
-    """The command line of one client subprocess."""
+    """The command line of one client subprocess (group 99, see the module docstring)."""
     command = [executable, "-m", "reversi_ref", "client", "--server", "127.0.0.1:%d" % port,
-               "--player", player, "--seed", "1", "--timeout", "600"]
+               "--player", player, "--seed", "1", "--timeout", "600", "--group", "99"]
     return command + ([] if ponder else ["--no-ponder"])
 
 
@@ -70,12 +74,13 @@ def wait_seated(referee: Referee, count: int, limit: float = 60.0) -> None:
 
 
 def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
-             opponent: str = "greedy", ponder: bool = True) -> Result:
+             opponent: str = "greedy", ponder: bool = True, depth: int = 1) -> Result:
     """Play one game with our search client as player 1; RSS checkpoints every `every` moves."""
     if not Path("/proc/self/status").is_file():
         raise ReversiError("soak: needs /proc (Linux) to read the client's memory")
     data, state = load_map(map_path)
     referee = Referee(data, state, map_name=str(map_path), time_limit=time_limit, port=0,
+                      depth=depth,
                       connect_timeout=120.0, wait=600.0, quiet=True)
     port = referee.listen()
     runner = threading.Thread(target=referee.run, daemon=True)
@@ -114,6 +119,7 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
             process.wait()
     final = referee.game.state
     return {"executable": executable, "map": str(map_path), "time_limit": time_limit,
+            "depth": depth,
             "opponent": opponent, "ponder": ponder, "every": every,
             "moves": referee.game.move_count, "our_exit": ours.returncode,
             "our_stderr": errors.decode("utf-8", "replace").strip()[-400:],
@@ -131,8 +137,10 @@ def checkpoint(referee: Referee, moves: int, start: float, rss: int, peak: int) 
 
 def format_soak(report: Result) -> str:
     """The checkpoints as a text table."""
-    lines = ["soak: %s on %s, -t %d, our client = search (ponder %s) as player 1, others = %s"
+    lines = ["soak: %s on %s, -t %d -d %d, our client = search (ponder %s) as player 1, "
+             "others = %s"
              % (report["executable"], Path(report["map"]).name, report["time_limit"],
+                report["depth"],
                 "on" if report["ponder"] else "off", report["opponent"]),
              "%8s %10s %9s %10s %10s" % ("moves", "our moves", "seconds", "RSS MB",
                                           "peak MB")]

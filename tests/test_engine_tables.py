@@ -18,7 +18,7 @@ from reversi_ref.rules import initial_state, step, steps_into
 from reversi_ref.rules.walking import Position
 from strategies import maps
 
-RELAXED = settings(deadline=None, max_examples=80,
+RELAXED = settings(deadline=None, max_examples=40,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
