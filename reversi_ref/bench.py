@@ -332,8 +332,11 @@ def run_soak_case(args: argparse.Namespace) -> int:
     executables = list(find_interpreters()) if args.compare else [sys.executable]
     reports = []
     for executable in executables:
+        print("soak under %s (rows as they come, the whole table at the end)" % executable)
+        print(soak.HEADER, flush=True)
         report = soak.run_soak(path, executable, args.time_limit, args.every,
-                               depth=args.soak_depth)
+                               depth=args.soak_depth,
+                               progress=lambda row: print(soak.format_row(row), flush=True))
         print(soak.format_soak(report))
         print()
         reports.append(report)

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import ReversiError
 from .match import load_map
@@ -74,8 +74,10 @@ def wait_seated(referee: Referee, count: int, limit: float = 60.0) -> None:
 
 
 def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
-             opponent: str = "greedy", ponder: bool = True, depth: int = 1) -> Result:
-    """Play one game with our search client as player 1; RSS checkpoints every `every` moves."""
+             opponent: str = "greedy", ponder: bool = True, depth: int = 1,
+             progress: Optional[Callable[[Dict[str, Any]], None]] = None) -> Result:
+    """Play one game with our search client as player 1; RSS checkpoints every `every` moves
+    (each also passed to `progress` as it is taken)."""
     if not Path("/proc/self/status").is_file():
         raise ReversiError("soak: needs /proc (Linux) to read the client's memory")
     data, state = load_map(map_path)
@@ -107,6 +109,8 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
             moves = referee.game.move_count
             if moves >= next_mark:
                 checkpoints.append(checkpoint(referee, moves, start, rss, peak))
+                if progress is not None:
+                    progress(checkpoints[-1])
                 next_mark = (moves // every + 1) * every
         rss, peak_now = memory_kb(ours.pid)
         checkpoints.append(checkpoint(referee, referee.game.move_count, start, rss,
@@ -135,6 +139,15 @@ def checkpoint(referee: Referee, moves: int, start: float, rss: int, peak: int) 
             "rss_mb": round(rss / 1024.0, 1), "peak_mb": round(peak / 1024.0, 1)}
 
 
+HEADER = "%8s %10s %9s %10s %10s" % ("moves", "our moves", "seconds", "RSS MB", "peak MB")
+
+
+def format_row(row: Dict[str, Any]) -> str:
+    """One checkpoint as a line of the table."""
+    return "%8d %10d %9.1f %10.1f %10.1f" % (row["moves"], row["our_moves"], row["seconds"],
+                                            row["rss_mb"], row["peak_mb"])
+
+
 def format_soak(report: Result) -> str:
     """The checkpoints as a text table."""
     lines = ["soak: %s on %s, -t %d -d %d, our client = search (ponder %s) as player 1, "
@@ -142,11 +155,9 @@ def format_soak(report: Result) -> str:
              % (report["executable"], Path(report["map"]).name, report["time_limit"],
                 report["depth"],
                 "on" if report["ponder"] else "off", report["opponent"]),
-             "%8s %10s %9s %10s %10s" % ("moves", "our moves", "seconds", "RSS MB",
-                                          "peak MB")]
+             HEADER]
     for row in report["checkpoints"]:
-        lines.append("%8d %10d %9.1f %10.1f %10.1f" % (
-            row["moves"], row["our_moves"], row["seconds"], row["rss_mb"], row["peak_mb"]))
+        lines.append(format_row(row))
     status = "exit %s" % report["our_exit"]
     if 1 in report["disqualified"]:
         status += ", our client was DISQUALIFIED (%s)" % report["reasons"].get("1", "?")
