@@ -37,7 +37,8 @@ def test_step_table_matches_the_rules(text: str) -> None:
                     assert entry == -1
                     continue
                 landed = step(state, x, y, d)
-                expected = -1 if landed is None else (landed[1] * width + landed[0]) * 8 + landed[2]
+                expected = (-1 if landed is None
+                            else (landed[1] * width + landed[0]) * 8 + landed[2])
                 assert entry == expected, (x, y, d)
 
 

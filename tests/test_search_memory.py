@@ -12,7 +12,7 @@ import pytest
 
 from reversi_ref import soak
 
-# A generous cap: docs/limits.md has 106-132 MB under PyPy and 40-47 MB under CPython for
+# A generous cap: docs/limits.md has 106-132 MB under PyPy and 40-49 MB under CPython for
 # this game (with -t 2).
 CAP_MB = 400.0
 # The peak at the end may exceed the peak after the first 50 moves by at most this factor
