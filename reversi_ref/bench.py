@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from . import bigmap, soak
 from .bundled import bundled_map_bytes, load_map_argument
 from .cli import int_range, output_file, positive_float
 from .engine import Engine
@@ -287,6 +288,65 @@ def compare(args: argparse.Namespace) -> Result:
     return {"cpython": slow, "pypy": fast}
 
 
+# --------------------------------------------------------------------------- big maps
+
+
+def run_bigmap_case(args: argparse.Namespace) -> int:
+    """`bench bigmap`: rules and engine on 1000x1000 positions; CPython against PyPy with
+    --compare."""
+    if args.runs < 1 or not 1 <= args.size <= 1000:
+        raise ReversiError("bigmap: --runs must be at least 1 and --size 1..1000")
+    cases = args.bigmap_cases or list(bigmap.CASES)
+    if args.compare:
+        cpython, pypy = find_interpreters()
+        child_args = ["bigmap", "--runs", str(args.runs), "--size", str(args.size)]
+        for case in cases:
+            child_args += ["--case", case]
+        slow = run_child(cpython, child_args)
+        fast = run_child(pypy, child_args)
+        print(bigmap.format_bigmap(slow["bigmap"], slow["interpreter"]))
+        print()
+        print(bigmap.format_bigmap(fast["bigmap"], fast["interpreter"]))
+        print()
+        print(bigmap.format_bigmap_comparison(slow["bigmap"], fast["bigmap"]))
+        report: Result = {"cpython": slow, "pypy": fast}
+    else:
+        results = bigmap.run_bigmap(cases, args.runs, args.size)
+        print(bigmap.format_bigmap(results, interpreter_name()))
+        report = {"interpreter": interpreter_name(), "executable": sys.executable,
+                  "bigmap": results}
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+# --------------------------------------------------------------------------- soak
+
+
+def run_soak_case(args: argparse.Namespace) -> int:
+    """`bench soak`: one game, the client's RSS every --every moves; both interpreters with
+    --compare."""
+    if args.time_limit < 0 or args.every < 1 or not 1 <= args.soak_depth <= 255:
+        raise ReversiError("soak: -t must be at least 0, --every at least 1 and -d 1..255")
+    if args.map and len(args.map) > 1:
+        raise ReversiError("soak: one --map at most")
+    path = soak.soak_map(args.map[0] if args.map else None)
+    executables = list(find_interpreters()) if args.compare else [sys.executable]
+    reports = []
+    for executable in executables:
+        print("soak under %s (rows as they come, the whole table at the end)" % executable)
+        print(soak.HEADER, flush=True)
+        report = soak.run_soak(path, executable, args.time_limit, args.every,
+                               depth=args.soak_depth,
+                               progress=lambda row: print(soak.format_row(row), flush=True))
+        print(soak.format_soak(report))
+        print()
+        reports.append(report)
+    if args.json:
+        Path(args.json).write_text(json.dumps(reports, indent=2) + "\n")
+    return 0
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -306,6 +366,10 @@ def parse_depths(text: Optional[str]) -> List[int]:
 
 def run(args: argparse.Namespace) -> int:
     """The `bench` subcommand."""
+    if args.case == "soak":
+        return run_soak_case(args)
+    if args.case == "bigmap":
+        return run_bigmap_case(args)
     if args.runs < 1:
         raise ReversiError("--runs must be at least 1")
     if args.min_time <= 0:
@@ -325,6 +389,11 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "bench", help="engine speed: perft leaves/s, move generation, make/unmake",
         description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("case", nargs="?", choices=("perft", "bigmap", "soak"),
+                        default="perft",
+                        help="perft (default): the engine on small maps; bigmap: rules and "
+                             "engine on 1000x1000 maps; soak: the search client's memory over "
+                             "one whole game")
     parser.add_argument("--map", action="append", metavar="MAP",
                         help="a map file or bundled map's name to measure (repeat for "
                              "several; default: othello8x8, labyrinth50x50 and octagon8p)")
@@ -340,4 +409,19 @@ def register(subparsers: Any) -> None:
                         help="run under CPython and PyPy in subprocesses and compare")
     parser.add_argument("--json", type=output_file, metavar="FILE",
                         help="also write the figures as JSON")
+    parser.add_argument("-t", dest="time_limit", type=int_range(0), default=2, metavar="SECONDS",
+                        help="soak: the referee's time limit per move, 0 for none (default 2)")
+    parser.add_argument("-d", dest="soak_depth", type=int_range(1, 255), default=1,
+                        metavar="DEPTH",
+                        help="soak: the depth sent with each move request, which the client "
+                             "searches when -t is 0 (default 1)")
+    parser.add_argument("--case", dest="bigmap_cases", action="append", metavar="NAME",
+                        choices=bigmap.CASES,
+                        help="bigmap: a case to run (repeat for several; default all: %s)"
+                             % ", ".join(bigmap.CASES))
+    parser.add_argument("--size", type=int_range(3, 1000), default=bigmap.SIZE, metavar="N",
+                        help="bigmap: board side (default %d)" % bigmap.SIZE)
+    parser.add_argument("--every", type=int_range(1), default=50, metavar="MOVES",
+                        help="soak: report the client's memory every this many moves of the "
+                             "game (default 50)")
     parser.set_defaults(func=run)

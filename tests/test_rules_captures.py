@@ -3,8 +3,9 @@ stops.  Every expected board below was worked out by hand from RULES.md."""
 
 from __future__ import annotations
 
-from helpers import board, build, finishes
+from helpers import board, build, finishes, targets
 from reversi_ref import IllegalMoveError, legal_moves, play
+from reversi_ref.rules import capture_targets, has_capture
 from reversi_ref.state import Move
 
 import pytest
@@ -134,3 +135,45 @@ def test_captures_in_every_direction_at_once() -> None:
         0 1 2 1 0
         1 0 0 0 1
     """)
+
+
+def test_override_target_whose_line_meets_it_again_does_not_capture() -> None:
+    """RULES.md 3: an override on another player's stone whose line comes back to it captures
+    nothing that way.  (1, 0) east: a 2, the U-turn at the east side, the same 2, then the
+    target again; west: the mover's stone at once.  (2, 0) west: a 2, then the mover's stone."""
+    state = build("1 2 2", overrides=1, transitions=["2 0 2 <-> 2 0 2"])
+    assert finishes(lambda: legal_moves(state)) == [Move(2, 0, 0)]
+    assert capture_targets(state, 1) == {(2, 0)}
+    with pytest.raises(IllegalMoveError):
+        finishes(lambda: play(state, Move(1, 0)))
+    assert play(state, Move(2, 0)).rows() == board("1 1 1")
+
+
+def test_lines_through_a_loop_of_opponent_stones() -> None:
+    """RULES.md 3: a row of 2s joined end to end is a loop: lines along it go round and meet
+    their target, so the row without a 1 has no target; diagonals and columns leave the board
+    after one 2."""
+    state = build("""
+        1 2 2 2
+        2 2 2 2
+    """, overrides=1, transitions=["3 0 2 <-> 0 0 6", "3 1 2 <-> 0 1 6"])
+    # (2, 0) and (3, 0): west over 2s to the 1.  (1, 0): east 2 2, then round to the 1.
+    expected = {(1, 0), (2, 0), (3, 0)}
+    assert capture_targets(state, 1) == expected
+    assert targets(legal_moves(state)) == sorted(expected, key=lambda c: (c[1], c[0]))
+
+
+def test_capture_targets_are_the_cells_with_a_capturing_direction() -> None:
+    """RULES.md 3: walking lines back from the mover's stones finds exactly the cells from
+    which some direction captures (checked cell by cell with `has_capture`) on a position
+    with stones of three players, an expansion stone and a transition."""
+    state = build("""
+        1 2 2 0 3
+        2 x 3 2 1
+        0 2 1 3 2
+        3 - 2 2 0
+    """, players=3, overrides=2, transitions=["4 0 0 <-> 0 3 4"])
+    for player in (1, 2, 3):
+        expected = {(x, y) for y in range(state.height) for x in range(state.width)
+                    if state.cell(x, y) != "-" and has_capture(state, player, x, y)}
+        assert capture_targets(state, player) == expected, player

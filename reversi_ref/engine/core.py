@@ -8,6 +8,7 @@ Hot loops use plain ints and lists held in locals, no closures, generators or ex
 
 from __future__ import annotations
 
+from array import array
 from typing import List, Optional, Union
 
 from ..errors import IllegalMoveError
@@ -62,6 +63,20 @@ def _captures(board: List[int], nxt: List[int], kind: List[int], steps: List[int
                     break
                 k = nxt[k]
     return False
+
+
+def _slice_starts(cells: int, missing: List[int]) -> List[int]:
+    """Slice starts of per-cell runs of up to 8 entries: entry c is where cell c's run begins,
+    when cell c lacks one entry for each time c appears in `missing`."""
+    counts = [8] * cells
+    for c in missing:
+        counts[c] -= 1
+    starts = [0] * (cells + 1)
+    total = 0
+    for c in range(cells):
+        total += counts[c]
+        starts[c + 1] = total
+    return starts
 
 
 class Engine:
@@ -186,47 +201,52 @@ class Engine:
     def _init_adjacent_counts(self) -> None:
         # adjacent[u] from the board (see _init_adjacency).
         board = self.board
-        steps = self.steps
+        stone = [1 if 1 <= board[k >> 3] <= EXPANSION else 0 for k in self.steps]
         start = self.steps_start
-        adjacent = self.adjacent
-        for u in range(self.cells):
-            total = 0
-            for i in range(start[u], start[u + 1]):
-                if 1 <= board[steps[i] >> 3] <= EXPANSION:
-                    total += 1
-            adjacent[u] = total
+        self.adjacent[:] = [sum(stone[start[u]:start[u + 1]]) for u in range(self.cells)]
 
     def _init_adjacency(self) -> None:
         # adjacent[u]: how many of u's 8 steps land on a stone or expansion stone; only cells
         # with adjacent > 0 can capture.  Kept up to date by phase-1 moves (the only ones that
         # turn a free cell into a stone); unused in phase 2.  incoming lists, for each cell c,
         # the cells with a step onto c (once per such step), in slices given by incoming_start.
+        # Built with whole-list operations: a 1000x1000 map has 8 million steps.
         cells = self.cells
         nxt = self.nxt
-        board = self.board
-        lists: List[List[int]] = [[] for _ in range(cells)]
-        adjacent = [0] * cells
-        for u in range(cells):
-            for d in range(8):
-                k = nxt[u * 8 + d]
-                if k >= 0:
-                    c = k >> 3
-                    lists[c].append(u)
-                    if 1 <= board[c] <= EXPANSION:
-                        adjacent[u] += 1
-        self.adjacent = adjacent
         # steps[steps_start[c]:steps_start[c + 1]]: the step-states of c's existing steps.
         self.steps = [k for k in nxt if k >= 0]
-        self.steps_start = [0] * (cells + 1)
-        for c in range(cells):
-            self.steps_start[c + 1] = self.steps_start[c] + sum(
-                1 for d in range(8) if nxt[c * 8 + d] >= 0)
+        self.steps_start = _slice_starts(cells, [i >> 3 for i, k in enumerate(nxt) if k < 0])
+        # A step is undone by at most one step (RULES.md 2), unless the board has a cell that
+        # is a hole on the map filled in; `back[k]` is the step-state whose step is k.
+        back = array("l", [-1]) * (cells * 8)
+        merged = 0
+        for i, k in enumerate(nxt):
+            if k >= 0:
+                if back[k] >= 0:
+                    merged += 1
+                back[k] = i
+        self.injective = merged == 0
+        self.back = back
+        if self.injective:
+            self.incoming = [i >> 3 for i in back if i >= 0]
+            self.incoming_start = _slice_starts(cells, [k >> 3 for k, i in enumerate(back)
+                                                        if i < 0])
+        else:
+            lists: List[List[int]] = [[] for _ in range(cells)]
+            for i, k in enumerate(nxt):
+                if k >= 0:
+                    lists[k >> 3].append(i >> 3)
+            self.incoming = [u for found in lists for u in found]
+            self.incoming_start = [0] * (cells + 1)
+            for c in range(cells):
+                self.incoming_start[c + 1] = self.incoming_start[c] + len(lists[c])
         self.kind = kind_table()
-        self.incoming_start = [0] * (cells + 1)
-        self.incoming: List[int] = []
-        for c in range(cells):
-            self.incoming.extend(lists[c])
-            self.incoming_start[c + 1] = len(self.incoming)
+        self.adjacent = [0] * cells
+        self._init_adjacent_counts()
+        # Marks of _mark_override_targets: a stamp per cell (allocated when first needed).
+        self._target_mark: List[int] = []
+        self._line_mark: List[int] = []
+        self._stamp_now = 0
 
     @classmethod
     def from_state(cls, state: GameState) -> "Engine":
@@ -408,6 +428,68 @@ class Engine:
         self._end_building(after)
         return self.legal_moves()
 
+    def _mark_override_targets(self, p: int) -> int:
+        """RULES.md 3 for override moves onto other players' stones: mark every such cell from
+        which player p captures, in `_target_mark` with the stamp returned (0 when steps can
+        merge on this board: then each override move walks its lines, see _captures).
+
+        Such a target is collectable itself, so walking its lines forwards would cost a whole
+        line per target (a board full of another player's stones: a thousand steps per
+        cell).  Walking back from where lines end instead (a stone of p with a collectable
+        cell before it) meets every target of the line once: each collectable cell met after
+        the first is a target, unless its own line would meet it again on the way (marked in
+        `_line_mark` for each walk).  The line ends are found from p's stones or from the
+        collectable cells, whichever are fewer.
+        """
+        if not self.injective:
+            return 0
+        cells = self.cells
+        if not self._target_mark:
+            self._target_mark = [0] * cells
+            self._line_mark = [0] * cells
+        board = self.board
+        nxt = self.nxt
+        back = self.back
+        kind = self.kind
+        target_mark = self._target_mark
+        line_mark = self._line_mark
+        pk = p * 16
+        self._stamp_now += 1
+        stamp = self._stamp_now
+        counts = self.counts
+        collectable = counts[EXPANSION] - counts[p]
+        for q in range(1, self.players + 1):
+            collectable += counts[q]
+        ends: List[int] = []  # the step-states of last collected cells
+        if counts[p] <= collectable:
+            for c in range(cells):
+                if board[c] == p:
+                    for h in range(c * 8, c * 8 + 8):
+                        j = back[h]
+                        if j >= 0 and kind[pk + board[j >> 3]] == COLLECT:
+                            ends.append(j)
+        else:
+            for c in range(cells):
+                if kind[pk + board[c]] == COLLECT:
+                    for j in range(c * 8, c * 8 + 8):
+                        k = nxt[j]
+                        if k >= 0 and board[k >> 3] == p:
+                            ends.append(j)
+        for j in ends:
+            self._stamp_now += 1
+            walk = self._stamp_now
+            line_mark[j >> 3] = walk
+            i = back[j]
+            while i >= 0:
+                c = i >> 3
+                if kind[pk + board[c]] != COLLECT:
+                    break  # empty, special tiles and own stones are found by the scan
+                if line_mark[c] != walk:
+                    target_mark[c] = stamp
+                    line_mark[c] = walk
+                i = back[i]
+        return stamp
+
     def _build_moves(self, p: int) -> List[int]:
         """RULES.md 3: the phase-1 moves of player p, sorted by (y, x, special)."""
         moves: List[int] = []
@@ -420,6 +502,8 @@ class Engine:
         n = self.players
         pk = p * 16
         may_override = self.overrides[p] > 0
+        stamp = self._mark_override_targets(p) if may_override else 0
+        target_mark = self._target_mark
         for t in range(self.cells):
             v = board[t]
             if adjacent[t] == 0:
@@ -455,6 +539,9 @@ class Engine:
                 # A stone or an expansion stone: an override move (RULES.md 3).
                 if v == EXPANSION:
                     moves.append(t * 32)
+                elif v != p and stamp:
+                    if target_mark[t] == stamp:
+                        moves.append(t * 32)
                 else:
                     board[t] = HOLE
                     if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
@@ -501,6 +588,8 @@ class Engine:
         n = self.players
         pk = p * 16
         may_override = self.overrides[p] > 0
+        stamp = self._mark_override_targets(p) if may_override else 0
+        target_mark = self._target_mark
         total = 0
         for t in range(self.cells):
             v = board[t]
@@ -533,6 +622,9 @@ class Engine:
             elif may_override:
                 if v == EXPANSION:
                     total += 1
+                elif v != p and stamp:
+                    if target_mark[t] == stamp:
+                        total += 1
                 else:
                     board[t] = HOLE
                     if _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
@@ -549,6 +641,8 @@ class Engine:
         adjacent = self.adjacent
         pk = p * 16
         may_override = self.overrides[p] > 0
+        stamp = self._mark_override_targets(p) if may_override else 0
+        target_mark = self._target_mark
         for t in range(self.cells):
             v = board[t]
             if adjacent[t] == 0:
@@ -574,6 +668,10 @@ class Engine:
             elif may_override:
                 if v == EXPANSION:
                     return True
+                if v != p and stamp:
+                    if target_mark[t] == stamp:
+                        return True
+                    continue
                 board[t] = HOLE
                 found = _captures(board, nxt, kind, steps, start[t], start[t + 1], pk)
                 board[t] = v

@@ -6,7 +6,10 @@ flat row-major list of the small int codes below.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import sys
+from array import array
 from typing import Dict, List, Sequence, Tuple
 
 from ..geometry import DIRECTIONS, Map
@@ -53,39 +56,60 @@ def neighbour_table(game_map: Map, board: Sequence[int]) -> List[int]:
     `board` (RULES.md 2).
 
     Holes that appear later (bombs) are not in the table; the bomb blast checks the board.
+    Built a row at a time by slice assignment (a 1000x1000 map has 8 million entries), then
+    holes and transitions are patched in.
     """
     width = game_map.width
     height = game_map.height
-    exits = game_map.exits
     table = [-1] * (width * height * 8)
-    for y in range(height):
-        for x in range(width):
-            cell = y * width + x
-            if board[cell] == HOLE:
-                continue
-            for d in range(8):
-                far = exits.get((x, y, d))
-                if far is not None:
-                    x2, y2, d2 = far
-                else:
-                    dx, dy = DIRECTIONS[d]
-                    x2, y2, d2 = x + dx, y + dy, d
-                    if not (0 <= x2 < width and 0 <= y2 < height):
-                        continue
-                target = y2 * width + x2
-                if board[target] == HOLE:
-                    continue
-                table[cell * 8 + d] = target * 8 + d2
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        # Ordinary steps: the columns x0..x1-1 and rows y0..y1-1 whose neighbour is on the board.
+        x0, x1 = max(0, -dx), min(width, width - dx)
+        if x1 <= x0:
+            continue
+        count = x1 - x0
+        offset = (dy * width + dx) * 8
+        for y in range(max(0, -dy), min(height, height - dy)):
+            first = (y * width + x0) * 8 + d
+            table[first:first + 8 * count:8] = range(first + offset, first + offset + 8 * count, 8)
+    for cell in [c for c, code in enumerate(board) if code == HOLE]:
+        # No step from a hole, and none onto it.
+        x, y = cell % width, cell // width
+        for d, (dx, dy) in enumerate(DIRECTIONS):
+            table[cell * 8 + d] = -1
+            sx, sy = x - dx, y - dy
+            if 0 <= sx < width and 0 <= sy < height:
+                table[(sy * width + sx) * 8 + d] = -1
+    for (x, y, d), (x2, y2, d2) in game_map.exits.items():
+        cell = y * width + x
+        target = y2 * width + x2
+        if board[cell] != HOLE:
+            table[cell * 8 + d] = target * 8 + d2 if board[target] != HOLE else -1
     return table
 
 
-def _signed_keys(rng: random.Random, count: int) -> List[int]:
+# Boards with more cells than this keep their cell keys in an array (8 bytes a key on every
+# interpreter; a list of 16 million big ints would take several times that under CPython),
+# drawn from SHAKE-128 rather than `random`.
+LIST_KEYS_LIMIT = 1 << 16
+KEY_CHUNK = 1 << 12
+
+
+def _signed_key_array(rng: random.Random, count: int) -> "array[int]":
     # Signed 64-bit values: XOR keeps them in the signed 64-bit range, which PyPy stores as a
     # machine int (unsigned 64-bit values above 2**63 would become big integers on PyPy).
-    if count == 0:
-        return []
-    raw = rng.getrandbits(64 * count).to_bytes(8 * count, "little")
-    return [int.from_bytes(raw[i:i + 8], "little", signed=True) for i in range(0, 8 * count, 8)]
+    keys = array("q")
+    # In chunks: one huge getrandbits is slow on PyPy; the bits drawn are the same either way.
+    for first in range(0, count, KEY_CHUNK):
+        size = min(KEY_CHUNK, count - first)
+        keys.frombytes(rng.getrandbits(64 * size).to_bytes(8 * size, "little"))
+    if sys.byteorder == "big":
+        keys.byteswap()
+    return keys
+
+
+def _signed_keys(rng: random.Random, count: int) -> List[int]:
+    return _signed_key_array(rng, count).tolist()
 
 
 class ZobristKeys:
@@ -102,4 +126,18 @@ class ZobristKeys:
         self.overrides = _signed_keys(rng, 9 * 256)
         self.bombs = _signed_keys(rng, 9 * 256)
         self.disqualified = _signed_keys(rng, 9)
-        self.cell = _signed_keys(rng, cells * CODE_SLOTS)
+        self.cell: Sequence[int]
+        if cells <= LIST_KEYS_LIMIT:
+            self.cell = _signed_key_array(rng, cells * CODE_SLOTS).tolist()
+        else:
+            # Drawing 16 million keys from `random` takes seconds; SHAKE-128 output, seeded the
+            # same way every time, is as good for hashing and much faster.
+            self.cell = _shake_key_array(cells * CODE_SLOTS)
+
+
+def _shake_key_array(count: int) -> "array[int]":
+    keys = array("q")
+    keys.frombytes(hashlib.shake_128(b"reversi-ref zobrist %d" % ZOBRIST_SEED).digest(8 * count))
+    if sys.byteorder == "big":
+        keys.byteswap()
+    return keys

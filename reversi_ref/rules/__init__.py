@@ -11,20 +11,22 @@ from __future__ import annotations
 
 from .bombing import apply_bomb, blast_cells, bomb_target_error, bombing_moves
 from .building import (apply_building_move, building_moves, building_target_error,
-                       captured_cells, captures_in_direction, has_building_move, has_capture,
+                       building_targets, capture_targets, captured_cells,
+                       captures_in_direction, has_building_move, has_capture,
                        is_legal_building_target, special_error, specials_for)
 from .disqualification import disqualify
 from .game import check_move, initial_state, legal_moves, play
 from .scoring import Standing, ranking, scores
 from .turns import (candidates_after, has_bomb, has_legal_move, is_bombing_possible,
                     next_player, pass_turn, start_game)
-from .walking import step
+from .walking import step, steps_into
 
 __all__ = [
     "apply_bomb", "apply_building_move", "blast_cells", "bomb_target_error", "bombing_moves",
-    "building_moves", "building_target_error", "candidates_after", "captured_cells",
+    "building_moves", "building_target_error", "building_targets", "capture_targets",
+    "candidates_after", "captured_cells",
     "captures_in_direction", "check_move", "disqualify", "has_bomb", "has_building_move",
     "has_capture", "has_legal_move", "initial_state", "is_bombing_possible",
     "is_legal_building_target", "legal_moves", "next_player", "pass_turn", "play", "ranking",
-    "scores", "special_error", "specials_for", "Standing", "start_game", "step",
+    "scores", "special_error", "specials_for", "Standing", "start_game", "step", "steps_into",
 ]

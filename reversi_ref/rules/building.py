@@ -6,12 +6,12 @@ Rules text: docs/rules.md#3-the-building-phase.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..errors import IllegalMoveError
 from ..geometry import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Cell
 from ..state import BONUS_BOMB, BONUS_OVERRIDE, NO_SPECIAL, GameState, Move
-from .walking import step
+from .walking import Position, step, steps_into
 
 # Tiles a move may be placed on without an override stone.
 FREE_TILES = (EMPTY, CHOICE, INVERSION, BONUS)
@@ -74,12 +74,12 @@ def captures_in_direction(state: GameState, player: int, x: int, y: int,
 
 def captured_cells(state: GameState, player: int, x: int, y: int) -> List[Cell]:
     """RULES.md 3: every cell captured by placing on (x, y), over all eight directions."""
-    cells: List[Cell] = []
+    # A dict keeps the first-seen order and finds repeats at once (a loop collects a cell twice).
+    cells: Dict[Cell, None] = {}
     for direction in range(8):
         for cell in captures_in_direction(state, player, x, y, direction):
-            if cell not in cells:
-                cells.append(cell)
-    return cells
+            cells[cell] = None
+    return list(cells)
 
 
 def has_capture(state: GameState, player: int, x: int, y: int) -> bool:
@@ -90,11 +90,95 @@ def has_capture(state: GameState, player: int, x: int, y: int) -> bool:
     return False
 
 
+def capture_targets(state: GameState, player: int) -> Set[Cell]:
+    """RULES.md 3: every cell from which at least one direction captures for `player`.
+
+    The same lines as `captures_in_direction`, walked the other way: each capture line ends at
+    one of the mover's stones, so walking back from where the lines end, over collectable
+    cells, meets every target of a capturing line.  Each position of the board is walked at
+    most once per line end, so the whole board costs about one pass over it, where testing
+    each cell forwards can walk a long line once per cell.
+    """
+    targets: Set[Cell] = set()
+    for stone, last in capture_line_ends(state, player):
+        walk_capture_line_back(state, player, stone, last, targets)
+    return targets
+
+
+def cell_of_index(state: GameState, index: int) -> Cell:
+    """The cell (x, y) at row-major `index` of the board."""
+    return index % state.width, index // state.width
+
+
+def capture_line_ends(state: GameState, player: int) -> List[Tuple[Cell, Position]]:
+    """RULES.md 3: where a capture line of `player` can end: each stone of the mover with a
+    position on a collectable cell whose step lands on that stone (the last collected cell).
+
+    Found from whichever is fewer, the mover's stones or the collectable cells.
+    """
+    mine = stone_of(player)
+    # Row-major indexes (y * width + x) of the mover's stones and of the collectable cells.
+    stones = [i for i, cell in enumerate(state.board) if cell == mine]
+    collectable = [i for i, cell in enumerate(state.board) if is_collectable(cell, player)]
+    ends: List[Tuple[Cell, Position]] = []
+    if len(stones) <= len(collectable):
+        for x, y in (cell_of_index(state, i) for i in stones):
+            for heading in range(8):
+                # The positions from which a step arrives on this stone going in `heading`.
+                for last in steps_into(state, x, y, heading):
+                    if is_collectable(state.cell(last[0], last[1]), player):
+                        ends.append(((x, y), last))
+    else:
+        for x, y in (cell_of_index(state, i) for i in collectable):
+            for direction in range(8):
+                position = step(state, x, y, direction)
+                if position is not None and state.cell(position[0], position[1]) == mine:
+                    ends.append(((position[0], position[1]), (x, y, direction)))
+    return ends
+
+
+def walk_capture_line_back(state: GameState, player: int, stone: Cell, last: Position,
+                           targets: Set[Cell]) -> None:
+    """RULES.md 3: add to `targets` every cell whose line, walked forwards, collects at least
+    one cell and ends at `stone` with `last`, a collectable cell, the position just before it.
+
+    Going back from `stone`: a collectable cell is collected by every line that starts further
+    back, and is itself a target when it collected something behind it (unless its own line
+    meets it again, which stops that line); the first cell that is not collectable, and not a
+    hole, is the last target of the line (unless it is `stone` itself: a line never closes
+    through its target).
+    """
+    # Each pending walk: a position and the cells its line collects up to `stone`.  A walk only
+    # branches on boards where a hole of the map has been filled in (see `steps_into`).
+    pending: List[Tuple[Position, Set[Cell]]] = [(last, {(last[0], last[1])})]
+    while pending:
+        position, collected = pending.pop()
+        sources = steps_into(state, position[0], position[1], position[2])
+        for index, source in enumerate(sources):
+            cell = (source[0], source[1])
+            line_cells = collected if index == len(sources) - 1 else set(collected)
+            if is_collectable(state.cell(cell[0], cell[1]), player):
+                # Its line collects `line_cells`; it is no target if that line meets it again.
+                if cell not in line_cells:
+                    targets.add(cell)
+                line_cells.add(cell)
+                pending.append((source, line_cells))
+            elif cell != stone:
+                # An empty or special tile or any player's stone ends the walk back: the
+                # line from here captures.
+                targets.add(cell)
+
+
 # --------------------------------------------------------------------------- legal moves
 
 
-def building_target_error(state: GameState, player: int, x: int, y: int) -> Optional[str]:
-    """RULES.md 3: why `player` may not place on (x, y), or None when the target is legal."""
+def building_target_error(state: GameState, player: int, x: int, y: int,
+                          targets: Optional[Set[Cell]] = None) -> Optional[str]:
+    """RULES.md 3: why `player` may not place on (x, y), or None when the target is legal.
+
+    `targets`, when given, is `capture_targets(state, player)`, to look the capture up rather
+    than walk the lines from (x, y).
+    """
     cell = state.cell(x, y)
     # A hole is never a legal target.
     if cell == HOLE:
@@ -109,14 +193,17 @@ def building_target_error(state: GameState, player: int, x: int, y: int) -> Opti
     if is_stone(cell) and not has_override:
         return "RULES.md 3: placing on a stone needs an override stone"
     # Empty and special tiles, and stones with an override in hand, need a capture.
-    if not has_capture(state, player, x, y):
+    captures = (x, y) in targets if targets is not None else has_capture(state, player, x, y)
+    if not captures:
         return "RULES.md 3: the move captures in no direction"
     return None
 
 
-def is_legal_building_target(state: GameState, player: int, x: int, y: int) -> bool:
-    """RULES.md 3: whether `player` may place a stone on (x, y)."""
-    return building_target_error(state, player, x, y) is None
+def is_legal_building_target(state: GameState, player: int, x: int, y: int,
+                             targets: Optional[Set[Cell]] = None) -> bool:
+    """RULES.md 3: whether `player` may place a stone on (x, y) (`targets` as in
+    `building_target_error`)."""
+    return building_target_error(state, player, x, y, targets) is None
 
 
 def specials_for(state: GameState, x: int, y: int) -> Tuple[int, ...]:
@@ -129,20 +216,22 @@ def specials_for(state: GameState, x: int, y: int) -> Tuple[int, ...]:
     return (NO_SPECIAL,)
 
 
+def building_targets(state: GameState, player: int) -> List[Cell]:
+    """RULES.md 3: every cell where `player` may place a stone, sorted by (y, x)."""
+    targets = capture_targets(state, player)
+    return [(x, y) for y in range(state.height) for x in range(state.width)
+            if is_legal_building_target(state, player, x, y, targets)]
+
+
 def building_moves(state: GameState, player: int) -> List[Move]:
     """RULES.md 3: every legal building-phase move of `player`, sorted by (y, x, special)."""
-    moves: List[Move] = []
-    for y in range(state.height):
-        for x in range(state.width):
-            if is_legal_building_target(state, player, x, y):
-                moves.extend(Move(x, y, special) for special in specials_for(state, x, y))
-    return moves
+    return [Move(x, y, special) for x, y in building_targets(state, player)
+            for special in specials_for(state, x, y)]
 
 
 def has_building_move(state: GameState, player: int) -> bool:
     """RULES.md 3 and 4: whether `player` has at least one legal building move."""
-    return any(is_legal_building_target(state, player, x, y)
-               for y in range(state.height) for x in range(state.width))
+    return bool(building_targets(state, player))
 
 
 def special_error(state: GameState, move: Move) -> Optional[str]:
