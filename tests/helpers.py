@@ -131,3 +131,17 @@ def finishes(func: Callable[[], T], seconds: float = 5.0) -> T:
     if errors:
         raise errors[0]
     return results[0]
+
+
+# A 6 x 6 Othello start with one bomb of strength 0 each: a short game with both phases.
+OTHELLO6_WITH_BOMBS = """2
+0
+1 0
+6 6
+0 0 0 0 0 0
+0 0 0 0 0 0
+0 0 1 2 0 0
+0 0 2 1 0 0
+0 0 0 0 0 0
+0 0 0 0 0 0
+"""

@@ -16,6 +16,7 @@ from reversi_ref.human import Desk, HumanPlayer, prompt_data, watch_seats
 from reversi_ref.match import Game, run_match
 from reversi_ref.players import get
 from reversi_ref.watch import Hub
+from helpers import OTHELLO6_WITH_BOMBS
 
 # Player 1 to move: (1, 0) is a choice tile next to a 2 that a 1 closes, (3, 0) a bonus tile.
 TILES = """2
@@ -27,17 +28,7 @@ TILES = """2
 0 1 0 1 0
 """
 
-SMALL = """2
-0
-1 0
-6 6
-0 0 0 0 0 0
-0 0 0 0 0 0
-0 0 1 2 0 0
-0 0 2 1 0 0
-0 0 0 0 0 0
-0 0 0 0 0 0
-"""
+SMALL = OTHELLO6_WITH_BOMBS
 
 
 def test_refuses_an_illegal_click_naming_the_rule() -> None:

@@ -22,20 +22,10 @@ from reversi_ref.rules import scores
 from reversi_ref.state import BUILD, Move
 from reversi_ref.watch import (GameWatcher, Hub, LiveFeed, Watch, parse_address,
                                watch_client, watch_referee)
+from helpers import OTHELLO6_WITH_BOMBS
 
 
-# A 6 x 6 Othello start with one bomb of strength 0 each: both phases in a short game.
-SMALL = """2
-0
-1 0
-6 6
-0 0 0 0 0 0
-0 0 0 0 0 0
-0 0 1 2 0 0
-0 0 2 1 0 0
-0 0 0 0 0 0
-0 0 0 0 0 0
-"""
+SMALL = OTHELLO6_WITH_BOMBS
 
 
 def read_events(url: str, until: str = "over", timeout: float = 60.0,

@@ -36,6 +36,7 @@ from reversi_ref.match import Game, run_match
 from reversi_ref.players import Player, get
 from reversi_ref.referee import Referee
 from reversi_ref.watch import Hub, watch_client, watch_referee
+from helpers import OTHELLO6_WITH_BOMBS
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
@@ -54,18 +55,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
 CPYTHON_ONLY = pytest.mark.skipif(platform.python_implementation() == "PyPy",
                                   reason="the default browser tests run under CPython")
 
-# 6 x 6 Othello start, one bomb of strength 0 each: a short game with both phases.
-SMALL = """2
-0
-1 0
-6 6
-0 0 0 0 0 0
-0 0 0 0 0 0
-0 0 1 2 0 0
-0 0 2 1 0 0
-0 0 0 0 0 0
-0 0 0 0 0 0
-"""
+SMALL = OTHELLO6_WITH_BOMBS
 
 # 4 x 4 Othello start, one bomb of strength 0 each: a person's game of a few clicks.
 TINY = """2

@@ -75,6 +75,20 @@ function reversiBoard(D) {
     marks.innerHTML = out.join("");
   };
 }
+// Arrow keys, Page Up/Down, Home, End and space step through the frames; so does the slider.
+function stepKeys(show, at, last, play, slider) {
+  var steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -10, ArrowDown: 10,
+               PageUp: -10, PageDown: 10};
+  document.addEventListener("keydown", function (e) {
+    if (steps[e.key]) { show(at() + steps[e.key]); }
+    else if (e.key === "Home") { show(0); }
+    else if (e.key === "End") { show(last()); }
+    else if (e.key === " ") { play(); }
+    else { return; }
+    e.preventDefault();
+  });
+  slider.addEventListener("input", function () { show(+slider.value); });
+}
 """
 
 SCRIPT = """
@@ -109,17 +123,8 @@ SCRIPT = """
       if (cur >= F.length - 1) { stop(); } else { show(cur + 1); }
     }, 350);
   }
-  var steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -10, ArrowDown: 10,
-               PageUp: -10, PageDown: 10};
-  document.addEventListener("keydown", function (e) {
-    if (steps[e.key]) { show(cur + steps[e.key]); }
-    else if (e.key === "Home") { show(0); }
-    else if (e.key === "End") { show(F.length - 1); }
-    else if (e.key === " ") { play(); }
-    else { return; }
-    e.preventDefault();
-  });
-  slider.addEventListener("input", function () { show(+slider.value); });
+  stepKeys(show, function () { return cur; }, function () { return F.length - 1; }, play,
+           slider);
   window.addEventListener("hashchange", function () { show(fromHash()); });
   document.getElementById("first").onclick = function () { show(0); };
   document.getElementById("prev").onclick = function () { show(cur - 1); };

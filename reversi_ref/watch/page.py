@@ -163,17 +163,8 @@ LIVE_SCRIPT = """
       send(list.length ? list[0] : [x, y, 0]);
     }
   });
-  var steps = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -10, ArrowDown: 10,
-               PageUp: -10, PageDown: 10};
-  document.addEventListener("keydown", function (e) {
-    if (steps[e.key]) { show(cur + steps[e.key]); }
-    else if (e.key === "Home") { show(0); }
-    else if (e.key === "End") { show(F.length - 1); }
-    else if (e.key === " ") { play(); }
-    else { return; }
-    e.preventDefault();
-  });
-  slider.addEventListener("input", function () { show(+slider.value); });
+  stepKeys(show, function () { return cur; }, function () { return F.length - 1; }, play,
+           slider);
   document.getElementById("first").onclick = function () { show(0); };
   document.getElementById("prev").onclick = function () { show(cur - 1); };
   button.onclick = play;
