@@ -8,6 +8,7 @@ compares `state.rows()` with `board(...)` of the board it worked out by hand.
 from __future__ import annotations
 
 import dataclasses
+import io
 import threading
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
@@ -145,3 +146,33 @@ OTHELLO6_WITH_BOMBS = """2
 0 0 0 0 0 0
 0 0 0 0 0 0
 """
+
+
+class RefereeThread:
+    """A `Referee` on a free port of 127.0.0.1, running one game on `text` in a thread.
+
+    `bound` limits how long `finish` waits for the end of the game; the referee's own waits
+    (`connect_timeout`, `wait`) default to it.
+    """
+
+    def __init__(self, text: str, bound: float, **options: Any) -> None:
+        from reversi_ref.referee import Referee
+        options.setdefault("connect_timeout", bound)
+        options.setdefault("wait", bound)
+        self.bound = bound
+        self.out = io.StringIO()
+        self.referee = Referee(text.encode(), parse_map(text), port=0, out=self.out,
+                               quiet=True, **options)
+        self.port = self.referee.listen()
+        self.code: List[int] = []
+        self.thread = threading.Thread(target=lambda: self.code.append(self.referee.run()),
+                                       daemon=True)
+        self.thread.start()
+
+    def finish(self) -> Dict[str, Any]:
+        """Wait (bounded) for the end of the game; its trace."""
+        self.thread.join(self.bound)
+        assert not self.thread.is_alive(), "referee still running:\n" + self.out.getvalue()
+        assert self.code == [0], self.out.getvalue()
+        trace: Dict[str, Any] = self.referee.game.trace
+        return trace

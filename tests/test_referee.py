@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 import pytest
 
-from helpers import map_text
+from helpers import RefereeThread, map_text
 from reversi_ref import legal_moves, parse_map
 from reversi_ref.client import Client
 from reversi_ref.cli import main
@@ -63,28 +63,11 @@ EIGHT = map_text("""
 # --------------------------------------------------------------------------- harness
 
 
-class Server:
-    """A Referee running in a thread."""
+class Server(RefereeThread):
+    """A Referee running in a thread, every wait bounded by TIMEOUT."""
 
     def __init__(self, text: str, **options: Any) -> None:
-        options.setdefault("connect_timeout", TIMEOUT)
-        options.setdefault("wait", TIMEOUT)
-        self.out = io.StringIO()
-        self.referee = Referee(text.encode(), parse_map(text), port=0, out=self.out,
-                               quiet=True, **options)
-        self.port = self.referee.listen()
-        self.code: List[int] = []
-        self.thread = threading.Thread(target=lambda: self.code.append(self.referee.run()),
-                                       daemon=True)
-        self.thread.start()
-
-    def finish(self) -> Dict[str, Any]:
-        """Wait for the end of the game; its trace."""
-        self.thread.join(TIMEOUT)
-        assert not self.thread.is_alive(), "referee still running:\n" + self.out.getvalue()
-        assert self.code == [0], self.out.getvalue()
-        trace: Dict[str, Any] = self.referee.game.trace
-        return trace
+        super().__init__(text, TIMEOUT, **options)
 
 
 def wait_seated(server: Server, count: int) -> None:

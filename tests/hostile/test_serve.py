@@ -9,20 +9,19 @@ what a scenario needs (`--wait` 30 s), and the test fails if the game is not ove
 
 from __future__ import annotations
 
-import io
 import socket
 import struct
 import threading
 import time
-from typing import Any, Dict, List, Sequence, Tuple, Union
+from typing import Any, List, Sequence, Tuple, Union
 
 import pytest
 
-from reversi_ref import parse_map
+from helpers import RefereeThread
 from reversi_ref.cli import main
 from reversi_ref.protocol import (Decoder, Disqualification, EndOfGame, Group, MapText, Message,
                                   MoveAnswer, MoveRequest, PlayerNumber, encode)
-from reversi_ref.referee import MAX_WAITING, Referee
+from reversi_ref.referee import MAX_WAITING
 
 TIMEOUT = 10.0     # a scenario's bound; the referee's own waits are longer
 LONG_WAIT = 30.0   # --wait and -z: what the referee would wait for a silent client
@@ -33,28 +32,14 @@ MOVES = {1: MoveAnswer(2, 0, 0), 2: MoveAnswer(2, 1, 0), 3: MoveAnswer(2, 2, 0)}
 Action = Union[str, bytes, Tuple[float, bytes]]  # "close", raw bytes, (delay, raw bytes)
 
 
-class Game:
-    """A Referee running one game in a thread."""
+class Game(RefereeThread):
+    """A Referee running one game on TRIO in a thread; `finish` waits at most TIMEOUT, while
+    the referee itself would wait LONG_WAIT for a silent client."""
 
     def __init__(self, **options: Any) -> None:
         options.setdefault("connect_timeout", LONG_WAIT)
         options.setdefault("wait", LONG_WAIT)
-        self.out = io.StringIO()
-        self.referee = Referee(TRIO.encode(), parse_map(TRIO), port=0, out=self.out, quiet=True,
-                               **options)
-        self.port = self.referee.listen()
-        self.code: List[int] = []
-        self.thread = threading.Thread(target=lambda: self.code.append(self.referee.run()),
-                                       daemon=True)
-        self.thread.start()
-
-    def finish(self) -> Dict[str, Any]:
-        """Wait (bounded) for the end of the game; its trace."""
-        self.thread.join(TIMEOUT)
-        assert not self.thread.is_alive(), "referee still running:\n" + self.out.getvalue()
-        assert self.code == [0], self.out.getvalue()
-        trace: Dict[str, Any] = self.referee.game.trace
-        return trace
+        super().__init__(TRIO, TIMEOUT, **options)
 
     def reason(self, player: int) -> str:
         """Why `player` was disqualified."""
