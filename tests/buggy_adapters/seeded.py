@@ -33,7 +33,15 @@ def no_transition_captures() -> None:
         if not state.map.is_on_board(nx, ny) or state.cell(nx, ny) == "-":
             return None
         return nx, ny, direction
+
+    def steps_into(state: GameState, x: int, y: int, heading: int) -> List[Position]:
+        dx, dy = DIRECTIONS[heading]
+        px, py = x - dx, y - dy
+        if not state.map.is_on_board(px, py) or state.cell(px, py) == "-":
+            return []
+        return [(px, py, heading)]
     setattr(building, "step", step)
+    setattr(building, "steps_into", steps_into)  # legal moves walk capture lines backwards
 
 
 def overrides_not_charged() -> None:

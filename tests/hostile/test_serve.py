@@ -262,7 +262,8 @@ def test_surplus_client_gets_nothing_and_disturbs_nothing() -> None:
     """RULES.md 8: a client beyond the map's n players is never seated: it receives no
     message, the game is played by the first n."""
     game = Game()
-    clients = play(game, [])
+    # The second player takes its time, so the game is still on when the extra one connects.
+    clients = play(game, [(1.0, encode(MOVES[2]))])
     extra = Client(game.port, encode(Group(14)))
     trace = game.finish()
     assert trace["groups"] == {"1": 1, "2": 2, "3": 3}
