@@ -112,6 +112,12 @@ class Map:
         or None when no transition is attached to that side."""
         return self.exits.get((x, y, direction))
 
+    def __repr__(self) -> str:
+        holes = self.cells.count("-")
+        return "<Map %dx%d, %d players, overrides %d, bombs %d (strength %d), %d holes, " \
+               "%d transitions>" % (self.width, self.height, self.players, self.overrides,
+                                    self.bombs, self.strength, holes, len(self.transitions))
+
     def _repr_svg_(self) -> str:
         """The map as an SVG picture (Jupyter shows it in place of the repr)."""
         # Imported on first use: drawing lives downstream of the geometry (one-way data flow).

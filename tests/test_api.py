@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import reversi_ref
 from helpers import make_state
-from render_helpers import SMALL_MAP, small_state
+from render_helpers import SMALL_MAP, TRANSITIONS, small_state
 from reversi_ref import InvalidMoveError, Move, ReversiError, parse_map, play, read_map
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -154,6 +154,13 @@ def test_repr_of_a_state_is_one_short_line() -> None:
     text = repr(big)
     assert text == ("<GameState 50x50, 2 players, phase build, player 1 to move, "
                     "overrides [3, 3], bombs [1, 1], disqualified [2]>")
+
+
+def test_repr_of_a_map_is_one_short_line() -> None:
+    """repr of the geometry counts its parts instead of listing every cell (the hand-made map
+    of render_helpers: 6x4, one hole, the transitions listed there)."""
+    assert repr(small_state().map) == ("<Map 6x4, 3 players, overrides 0, bombs 0 (strength 0), "
+                                       "1 holes, %d transitions>" % len(TRANSITIONS))
 
 
 def test_str_of_a_state_is_the_board() -> None:
