@@ -39,6 +39,7 @@ def test_llr_by_hand() -> None:
     """The normal approximation worked by hand for 10 pairs: 2x0, 3x1/2, 2x1, 2x3/2, 1x2."""
     counts = [2, 3, 2, 2, 1]
     weights = [c + PRIOR for c in counts]  # 2.5, 3.5, 2.5, 2.5, 1.5: total 12.5
+    assert sum(weights) == pytest.approx(12.5)
     mean = (3.5 * 0.25 + 2.5 * 0.5 + 2.5 * 0.75 + 1.5 * 1.0) / 12.5  # 0.44
     variance = (2.5 * 0.44 ** 2 + 3.5 * 0.19 ** 2 + 2.5 * 0.06 ** 2 + 2.5 * 0.31 ** 2
                 + 1.5 * 0.56 ** 2) / 12.5

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import List
 
-from ..engine import BOMB, BUILD, OVER
+from ..engine import BOMB, OVER
 from ..engine.core import Engine
 from ..engine.tables import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION
 from .analysis import CORNER, EDGE, HALF_OPEN, MapAnalysis

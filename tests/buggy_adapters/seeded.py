@@ -19,7 +19,6 @@ from reversi_ref.geometry import DIRECTIONS  # noqa: E402
 from reversi_ref.rules import bombing, building, game, turns  # noqa: E402
 from reversi_ref.specs import oracle  # noqa: E402
 from reversi_ref.state import GameState, Move  # noqa: E402
-from reversi_ref.adapters import serve  # noqa: E402
 from reversi_ref.adapters.reference import main as reference_main  # noqa: E402
 
 Position = Optional[tuple]  # type: ignore[type-arg]
