@@ -476,6 +476,14 @@ def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Ma
                            problem=PROBLEM_INVALID_FIELD)
 
 
+class _Numbers(Dict[str, int]):
+    """Transition numbers by token, each read as `_number` reads it when first asked for."""
+
+    def __missing__(self, text: str) -> int:
+        value = self[text] = _number(text)
+        return value
+
+
 def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
                            kept: List[Optional[Tuple[int, ...]]], taken: Dict[Side, int],
                            self_joins: Dict[Side, Tuple[int, Tuple[int, int]]]
@@ -491,10 +499,8 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     cut = separator.end() if separator is not None else tokens.stop
     chunk = text[start:cut]
     # str.split() splits as the server does where only printable ASCII, space, tab, LF and CR
-    # occur.
-    if _UNUSUAL.search(chunk):
-        return 0, False
-    words = chunk.split()
+    # occur; elsewhere (form feeds, non-ASCII) the server's own separators split.
+    words = _TOKEN.findall(chunk) if _UNUSUAL.search(chunk) else chunk.split()
     whole_groups = len(words) // 7
     if not whole_groups:
         return 0, False
@@ -502,15 +508,11 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     arrows = words[3:7 * whole_groups:7]
     groups = whole_groups if arrows.count(ARROW) == whole_groups else (
         [arrow == ARROW for arrow in arrows].index(False))
-    # Small decimal numbers are looked up (None for the arrow and any other token).
-    values = list(map(_SMALL_NUMBERS.get, words[:7 * groups]))
+    # The tokens' numbers (the arrows' too, unused); each distinct token is read once.
+    values = list(map(_Numbers(_SMALL_NUMBERS).__getitem__, words[:7 * groups]))
     width, height = m.width, m.height
     read = 0
     for x1, y1, d1, _, x2, y2, d2 in zip(*[iter(values)] * 7):
-        if x1 is None or y1 is None or d1 is None or x2 is None or y2 is None or d2 is None:
-            x1s, y1s, d1s, _, x2s, y2s, d2s = words[7 * read:7 * read + 7]
-            x1, y1, d1 = _number(x1s), _number(y1s), _number(d1s)
-            x2, y2, d2 = _number(x2s), _number(y2s), _number(d2s)
         if not (0 <= x1 < width and 0 <= y1 < height and 0 <= d1 <= 7
                 and 0 <= x2 < width and 0 <= y2 < height and 0 <= d2 <= 7):
             break
@@ -540,9 +542,12 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
         read += 1
     if read == whole_groups:
         # Just past the last token of the last transition read (some tokens may follow).
-        rest = len(words) - 7 * read
-        head = chunk.rstrip(_SEPARATORS)
-        position = start + len(head.rsplit(None, rest)[0] if rest else head)
+        end = len(chunk.rstrip(_SEPARATORS))
+        for word in reversed(words[7 * read:]):
+            end -= len(word)
+            while chunk[end - 1] in _SEPARATORS:
+                end -= 1
+        position = start + end
         last = words[7 * read - 1]
         tokens.position = position
         tokens._last = (position - len(last), len(last))
