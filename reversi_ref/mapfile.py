@@ -499,8 +499,10 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     cut = separator.end() if separator is not None else tokens.stop
     chunk = text[start:cut]
     # str.split() splits as the server does where only printable ASCII, space, tab, LF and CR
-    # occur; elsewhere (form feeds, non-ASCII) the server's own separators split.
-    words = _TOKEN.findall(chunk) if _UNUSUAL.search(chunk) else chunk.split()
+    # occur; elsewhere (form feeds, non-ASCII) the server's own separators split (faster so
+    # than a regex under PyPy).
+    words = (list(filter(None, chunk.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+                         .split(" "))) if _UNUSUAL.search(chunk) else chunk.split())
     whole_groups = len(words) // 7
     if not whole_groups:
         return 0, False
