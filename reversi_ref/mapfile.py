@@ -96,6 +96,8 @@ _SMALL_NUMBERS = {str(value): value for value in range(1001)}  # as strtol reads
 _UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
 _CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
 _CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
+_BATCH_MIN = 256       # transitions are read in stretches of this many characters at first,
+_BATCH_MAX = 1 << 16   # ... doubling up to this many while every transition is well-formed
 _STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
 _CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONG_MAX = 2 ** 63 - 1
@@ -474,6 +476,90 @@ def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Ma
                            problem=PROBLEM_INVALID_FIELD)
 
 
+class _Numbers(Dict[str, int]):
+    """Transition numbers by token, each read as `_number` reads it when first asked for."""
+
+    def __missing__(self, text: str) -> int:
+        value = self[text] = _number(text)
+        return value
+
+
+def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
+                           kept: List[Optional[Tuple[int, ...]]], taken: Dict[Side, int],
+                           self_joins: Dict[Side, Tuple[int, Tuple[int, int]]]
+                           ) -> Tuple[int, bool]:
+    """Read the well-formed transitions in about `chars` characters of text, as
+    `_read_transitions` would one by one, numbering them from `number`; stop before the first
+    that has a problem (whose message needs the token's place).
+    Return how many were read and whether they were all the stretch held (at least one)."""
+    text = tokens.text
+    start = tokens.position
+    # A stretch ending just after a separator holds whole tokens only.
+    separator = _SEPARATOR.search(text, start + chars, tokens.stop)
+    cut = separator.end() if separator is not None else tokens.stop
+    chunk = text[start:cut]
+    # str.split() splits as the server does where only printable ASCII, space, tab, LF and CR
+    # occur; elsewhere (form feeds, non-ASCII) the server's own separators split (faster so
+    # than a regex under PyPy).
+    words = (list(filter(None, chunk.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+                         .split(" "))) if _UNUSUAL.search(chunk) else chunk.split())
+    whole_groups = len(words) // 7
+    if not whole_groups:
+        return 0, False
+    # The transitions up to the first whose fourth token is not the arrow.
+    arrows = words[3:7 * whole_groups:7]
+    groups = whole_groups if arrows.count(ARROW) == whole_groups else (
+        [arrow == ARROW for arrow in arrows].index(False))
+    # The tokens' numbers (the arrows' too, unused); each distinct token is read once.
+    values = list(map(_Numbers(_SMALL_NUMBERS).__getitem__, words[:7 * groups]))
+    width, height = m.width, m.height
+    read = 0
+    for x1, y1, d1, _, x2, y2, d2 in zip(*[iter(values)] * 7):
+        if not (0 <= x1 < width and 0 <= y1 < height and 0 <= d1 <= 7
+                and 0 <= x2 < width and 0 <= y2 < height and 0 <= d2 <= 7):
+            break
+        side1: Side = (x1, y1, d1)
+        side2: Side = (x2, y2, d2)
+        if side1 == side2:
+            # A kept self-join's side faces out and is not taken (taking it drops the
+            # self-join), so a repeat needs no more checks.
+            if side1 in self_joins:
+                kept.append(None)
+            elif side1 in taken or not _faces_out(side1, m):
+                break
+            else:
+                self_joins[side1] = (number + read, (0, 0))
+                kept.append(side1 + side2)
+        else:
+            if (side1 in taken or side2 in taken
+                    or not _faces_out(side1, m) or not _faces_out(side2, m)):
+                break
+            taken[side1] = taken[side2] = number + read
+            # A side joined to itself before and now elsewhere: the self-join is dropped.
+            if side1 in self_joins:
+                kept[self_joins.pop(side1)[0]] = None
+            if side2 in self_joins:
+                kept[self_joins.pop(side2)[0]] = None
+            kept.append(side1 + side2)
+        read += 1
+    if read == whole_groups:
+        # Just past the last token of the last transition read (some tokens may follow).
+        end = len(chunk.rstrip(_SEPARATORS))
+        for word in reversed(words[7 * read:]):
+            end -= len(word)
+            while chunk[end - 1] in _SEPARATORS:
+                end -= 1
+        position = start + end
+        last = words[7 * read - 1]
+        tokens.position = position
+        tokens._last = (position - len(last), len(last))
+        return read, True
+    # Back to the start of the transition that stopped the batch, token by token.
+    for _ in range(read):
+        tokens.next_transition()
+    return read, False
+
+
 def _read_transitions(tokens: _Scanner, m: Map,
                       notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
     """The effective transitions (see the module's docstring); notes only when asked for."""
@@ -484,7 +570,19 @@ def _read_transitions(tokens: _Scanner, m: Map,
     small = _SMALL_NUMBERS.get
     width, height = m.width, m.height
     number = 0
+    chars = _BATCH_MIN
     while True:
+        # Well-formed transitions are read a stretch at a time, growing while that goes well;
+        # the first one that is not (and the end of the text) is read alone below.
+        # (Lint notes need places, so `read_map_notes` reads them one by one throughout.)
+        if notes is None:
+            done, whole = _read_transition_batch(tokens, chars, number, m, kept, taken,
+                                                 self_joins)
+            number += done
+            if whole:
+                chars = min(2 * chars, _BATCH_MAX)
+                continue
+            chars = _BATCH_MIN
         words = _take_transition(tokens, number)
         if words is None:
             break

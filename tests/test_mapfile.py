@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 import ctypes
+import re
 from typing import Any, List, Tuple
 
 import pytest
@@ -296,7 +297,7 @@ def test_rejects_stone_above_player_count(players: int, stone: str) -> None:
 HOLED = "2 0 0 0 3 4\n0 0 0 0\n0 - 0 0\n0 0 0 0\n"
 
 
-@pytest.mark.parametrize("tail, transitions", [
+TRANSITION_TAILS: List[Tuple[str, List[Transition]]] = [
     ("0 a 0 <-> 1.9 +0 0x", [Transition(0, 0, 0, 1, 0, 0)]),
     ("4294967296 0 0 <-> 1 0 0", [Transition(0, 0, 0, 1, 0, 0)]),
     ("1 0 4 <-> 1 0 4\n1 0 4 <-> 1 2 0", [Transition(1, 0, 4, 1, 2, 0)]),
@@ -305,7 +306,10 @@ HOLED = "2 0 0 0 3 4\n0 0 0 0\n0 - 0 0\n0 0 0 0\n"
      [Transition(0, 0, 7, 3, 2, 3)]),
     ("0 0 7 <-> 0 0 7\n0 0 6 <-> 0 0 6\n0 0 7 <-> 3 2 3",
      [Transition(0, 0, 6, 0, 0, 6), Transition(0, 0, 7, 3, 2, 3)]),
-])
+]
+
+
+@pytest.mark.parametrize("tail, transitions", TRANSITION_TAILS)
 def test_keeps_the_transitions_that_apply(tail: str, transitions: List[Transition]) -> None:
     """RULES.md 1: numbers read like atoi cut to 32 bits; a side joined to itself may come again
     (kept once) or be joined elsewhere later (the later transition applies)."""
@@ -321,7 +325,7 @@ def test_geometry_follows_the_later_transition() -> None:
     assert m.transition_exit(1, 2, 0) == (1, 0, 0)
 
 
-@pytest.mark.parametrize("tail, problem, line, column, start", [
+TRANSITION_PROBLEMS: List[Tuple[str, str, int, int, str]] = [
     # leftover tokens
     ("0", "transition-truncated", 5, 2, "transition 0 is truncated"),
     ("0 0 0 <-> 1 0", "transition-truncated", 5, 14, "transition 0 is truncated"),
@@ -363,13 +367,50 @@ def test_geometry_follows_the_later_transition() -> None:
      "transition 1 is invalid"),
     ("0 0 7 <-> 0 0 7\n0 0 7 <-> 0 0 7\n0 0 7 <-> 3 2 3\n0 0 7 <-> 0 0 7",
      "transition-invalid-field", 8, 1, "transition 3 is invalid"),
-])
+]
+
+
+@pytest.mark.parametrize("tail, problem, line, column, start", TRANSITION_PROBLEMS)
 def test_rejects_transition(tail: str, problem: str, line: int, column: int,
                             start: str) -> None:
     """RULES.md 1: the server's checks of a transition, in its order, numbered from 0."""
     error = rejection_error(HOLED + tail + "\n")
     assert (error.problem, error.line, error.column) == (problem, line, column)
     assert error.reason.startswith(start)
+
+
+# Long runs of transitions are read many at a time; these prefixes make the tails above come
+# after stretches of every size.  (0, 2, 5) faces the edge and no tail uses it.
+LONG_PREFIXES = ["0 2 5 <-> 0 2 5\n", "0 2 5\f <-> +0 02 5\n", "0 2 5 <-> 0 2 5\t\r\n"]
+
+
+@pytest.mark.parametrize("prefix", LONG_PREFIXES)
+@pytest.mark.parametrize("count", [1, 9000])
+def test_keeps_the_transitions_after_a_long_run(prefix: str, count: int) -> None:
+    """RULES.md 1: a repeated self-join is kept once, wherever the runs of transitions end."""
+    for tail, transitions in TRANSITION_TAILS:
+        m = read_map(HOLED + prefix * count + tail + "\n")
+        assert list(m.transitions) == [Transition(0, 2, 5, 0, 2, 5)] + transitions
+
+
+@pytest.mark.parametrize("prefix", LONG_PREFIXES)
+@pytest.mark.parametrize("count", [1, 9000])
+def test_rejects_transition_after_a_long_run(prefix: str, count: int) -> None:
+    """RULES.md 1: each problem above, after `count` good transitions, is the same problem
+    `count` lines further down and `count` transitions later."""
+    for tail, problem, line, column, start in TRANSITION_PROBLEMS:
+        error = rejection_error(HOLED + prefix * count + tail + "\n")
+        assert (error.problem, error.line, error.column) == (problem, line + count, column)
+        assert error.reason.startswith(re.sub(
+            r"transition (\d+)", lambda match: "transition %d" % (int(match[1]) + count),
+            start))
+
+
+def test_replaces_a_self_join_after_a_long_run() -> None:
+    """RULES.md 1: a self-join joined elsewhere thousands of transitions later is dropped."""
+    text = HOLED + "0 0 7 <-> 0 0 7\n" + "0 2 5 <-> 0 2 5\n" * 9000 + "0 0 7 <-> 3 2 3\n"
+    assert list(read_map(text).transitions) == [Transition(0, 2, 5, 0, 2, 5),
+                                                Transition(0, 0, 7, 3, 2, 3)]
 
 
 def test_reports_file_name_line_and_column(tmp_path: Path) -> None:
