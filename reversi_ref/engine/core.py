@@ -79,6 +79,19 @@ def _slice_starts(cells: int, missing: List[int]) -> List[int]:
     return starts
 
 
+def _without(values: List[int], missing: List[int]) -> List[int]:
+    """`values` without the entries at the ascending indices `missing`, copied in slices
+    (much faster than a filtering comprehension over millions of entries)."""
+    kept = [0] * (len(values) - len(missing))
+    first = 0
+    at = 0
+    for i in missing + [len(values)]:
+        kept[at:at + i - first] = values[first:i]
+        at += i - first
+        first = i + 1
+    return kept
+
+
 class Engine:
     """A ReversiXT position that changes in place: `make(move)` and `unmake()`.
 
@@ -106,7 +119,9 @@ class Engine:
         self.board: List[int] = encode_board(chars)
         self.nxt: List[int] = neighbour_table(game_map, self.board)
         self._init_adjacency()
-        self.zobrist = ZobristKeys(self.cells)
+        # Large maps' cell keys are 0 for the map's own codes (see ZobristKeys).
+        self.zobrist = ZobristKeys(self.cells, self.board if state is None
+                                   else encode_board(game_map.cells))
         self.undo: List[int] = []
         # Whose turn it is, the phase and the hash, resolved lazily (see _resolve).
         self._to_move = 0
@@ -214,23 +229,27 @@ class Engine:
         cells = self.cells
         nxt = self.nxt
         # steps[steps_start[c]:steps_start[c + 1]]: the step-states of c's existing steps.
-        self.steps = [k for k in nxt if k >= 0]
-        self.steps_start = _slice_starts(cells, [i >> 3 for i, k in enumerate(nxt) if k < 0])
+        missing = [i for i, k in enumerate(nxt) if k < 0]
+        self.steps = _without(nxt, missing)
+        self.steps_start = _slice_starts(cells, [i >> 3 for i in missing])
         # A step is undone by at most one step (RULES.md 2), unless the board has a cell that
-        # is a hole on the map filled in; `back[k]` is the step-state whose step is k.
+        # is a hole on the map filled in; `back[k]` is the step-state whose step is k, and
+        # source[k] its cell (-1 for none).
         back = array("l", [-1]) * (cells * 8)
+        source = [-1] * (cells * 8)
         merged = 0
         for i, k in enumerate(nxt):
             if k >= 0:
                 if back[k] >= 0:
                     merged += 1
                 back[k] = i
+                source[k] = i >> 3
         self.injective = merged == 0
         self.back = back
         if self.injective:
-            self.incoming = [i >> 3 for i in back if i >= 0]
-            self.incoming_start = _slice_starts(cells, [k >> 3 for k, i in enumerate(back)
-                                                        if i < 0])
+            missing = [k for k, u in enumerate(source) if u < 0]
+            self.incoming = _without(source, missing)
+            self.incoming_start = _slice_starts(cells, [k >> 3 for k in missing])
         else:
             lists: List[List[int]] = [[] for _ in range(cells)]
             for i, k in enumerate(nxt):
@@ -384,8 +403,15 @@ class Engine:
         h = z.to_move[self._to_move] ^ z.phase[self._phase]
         zc = z.cell
         board = self.board
-        for c in range(self.cells):
-            h ^= zc[c * 16 + board[c]]
+        base = z.base
+        if base is None:
+            for c in range(self.cells):
+                h ^= zc[c * 16 + board[c]]
+        elif board != base:
+            # Cells holding their code on the map have key 0.
+            for c in range(self.cells):
+                if board[c] != base[c]:
+                    h ^= zc[c * 16 + board[c]]
         for p in range(1, self.players + 1):
             h ^= z.overrides[p * 256 + self.overrides[p]] ^ z.bombs[p * 256 + self.bombs[p]]
             if self.disqualified[p]:

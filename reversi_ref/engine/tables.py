@@ -6,11 +6,10 @@ flat row-major list of the small int codes below.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import sys
 from array import array
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..geometry import DIRECTIONS, Map
 
@@ -88,11 +87,12 @@ def neighbour_table(game_map: Map, board: Sequence[int]) -> List[int]:
     return table
 
 
-# Boards with more cells than this keep their cell keys in an array (8 bytes a key on every
-# interpreter; a list of 16 million big ints would take several times that under CPython),
-# drawn from SHAKE-128 rather than `random`.
+# Boards with at most this many cells keep their cell keys in a list drawn from `random` (the
+# keys they always had).  Larger boards compute a key when it is asked for (`MixedCellKeys`):
+# drawing 16 million keys for a 1000x1000 map took most of a second even from SHAKE-128.
 LIST_KEYS_LIMIT = 1 << 16
 KEY_CHUNK = 1 << 12
+_MASK64 = (1 << 64) - 1
 
 
 def _signed_key_array(rng: random.Random, count: int) -> "array[int]":
@@ -112,32 +112,56 @@ def _signed_keys(rng: random.Random, count: int) -> List[int]:
     return _signed_key_array(rng, count).tolist()
 
 
+class MixedCellKeys:
+    """The cell keys of a large board: `keys[c * 16 + code]` is a signed 64-bit hash of the
+    index (the splitmix64 finaliser), except that the code cell c has on the map gets 0.
+
+    A zero key for the map's own code changes nothing in how Zobrist hashing works, but lets
+    the hash of a position be computed from the cells that differ from the map alone (see
+    `ZobristKeys.base`), so a new engine computes no key at all.
+    """
+
+    def __init__(self, base: List[int]) -> None:
+        self.base = base
+
+    def __len__(self) -> int:
+        return len(self.base) * CODE_SLOTS
+
+    def __getitem__(self, index: int) -> int:
+        if self.base[index >> 4] == index & 15:
+            return 0
+        z = (index * 0x9E3779B97F4A7C15 + ZOBRIST_SEED) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        # Signed, as the other keys (see _signed_key_array).
+        return z - (1 << 64) if z >> 63 else z
+
+
 class ZobristKeys:
     """Random keys for every hashed part of a position.
 
     `cell[c * 16 + code]`, `to_move[p]` (0 = nobody, game over), `phase[phase]`,
-    `overrides[p * 256 + count]`, `bombs[p * 256 + count]`, `disqualified[p]`.
+    `overrides[p * 256 + count]`, `bombs[p * 256 + count]`, `disqualified[p]`.  `base`, when
+    not None, holds for every cell a code whose key is 0 (large boards: the map's board), so
+    only cells holding another code need to be hashed.
     """
 
-    def __init__(self, cells: int) -> None:
+    def __init__(self, cells: int, board: Optional[List[int]] = None) -> None:
+        """Keys for a board of `cells` cells; `board`, the map's codes, is used on boards of
+        more than LIST_KEYS_LIMIT cells (and required there)."""
         rng = random.Random(ZOBRIST_SEED)
         self.to_move = _signed_keys(rng, 9)
         self.phase = _signed_keys(rng, 3)
         self.overrides = _signed_keys(rng, 9 * 256)
         self.bombs = _signed_keys(rng, 9 * 256)
         self.disqualified = _signed_keys(rng, 9)
-        self.cell: Sequence[int]
+        self.cell: Union[List[int], MixedCellKeys]
+        self.base: Optional[List[int]] = None
         if cells <= LIST_KEYS_LIMIT:
             self.cell = _signed_key_array(rng, cells * CODE_SLOTS).tolist()
         else:
-            # Drawing 16 million keys from `random` takes seconds; SHAKE-128 output, seeded the
-            # same way every time, is as good for hashing and much faster.
-            self.cell = _shake_key_array(cells * CODE_SLOTS)
-
-
-def _shake_key_array(count: int) -> "array[int]":
-    keys = array("q")
-    keys.frombytes(hashlib.shake_128(b"reversi-ref zobrist %d" % ZOBRIST_SEED).digest(8 * count))
-    if sys.byteorder == "big":
-        keys.byteswap()
-    return keys
+            if board is None or len(board) != cells:
+                raise ValueError("ZobristKeys: a board of %d cells needs its codes" % cells)
+            self.base = list(board)
+            self.cell = MixedCellKeys(self.base)
