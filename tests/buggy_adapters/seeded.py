@@ -124,6 +124,27 @@ def closes_through_target() -> None:
             position = walk(state, cx, cy, heading)
         return []
     setattr(building, "captures_in_direction", captures_in_direction)
+    original = getattr(building, "walk_capture_line_back")
+
+    def walk_capture_line_back(state: GameState, player: int, stone: tuple,  # type: ignore[type-arg]
+                               last: tuple, targets: set) -> None:  # type: ignore[type-arg]
+        # Legal moves walk lines back from the mover's stones: the same bug there is a line
+        # that leads back to `stone` through collectable cells closing on `stone` itself.
+        original(state, player, stone, last, targets)
+        position, seen = last, {(last[0], last[1])}
+        while True:
+            sources = getattr(building, "steps_into")(state, position[0], position[1], position[2])
+            if len(sources) != 1 or (sources[0][0], sources[0][1]) in seen:
+                return
+            position = sources[0]
+            cell = (position[0], position[1])
+            if cell == stone:
+                targets.add(stone)
+                return
+            if not building.is_collectable(state.cell(cell[0], cell[1]), player):
+                return
+            seen.add(cell)
+    setattr(building, "walk_capture_line_back", walk_capture_line_back)
 
 
 def bonus_swapped() -> None:
