@@ -440,6 +440,17 @@ def pypy_note(width: int, height: int, command: str) -> Optional[str]:
             "faster: pypy3 -m reversi_ref %s ..." % (width, height, command))
 
 
+def add_time_control_flags(parser: argparse.ArgumentParser) -> None:
+    """--time-ms and --depth, read by `time_control` (play and tournament)."""
+    parser.add_argument("--time-ms", type=int_range(0), default=None, metavar="T",
+                        help="time per move in ms, banked as on the server: a player that "
+                             "overdraws its bank is disqualified (default %d; 0: no limit)"
+                             % DEFAULT_TIME_MS)
+    parser.add_argument("--depth", type=int_range(1), default=None, metavar="D",
+                        help="search D plies deep instead; without --time-ms this turns the "
+                             "time limit off, so games repeat exactly")
+
+
 def time_control(time_ms: Optional[int], depth: Optional[int]) -> Tuple[int, int]:
     """(time per move in ms, depth) from --time-ms and --depth: --depth alone means no time
     limit; neither means DEFAULT_TIME_MS per move."""
@@ -507,13 +518,7 @@ def register(subparsers: Any) -> None:
                              % ", ".join(player_registry.names()))
     parser.add_argument("--seed", type=int, default=1,
                         help="seed for the random players (default 1)")
-    parser.add_argument("--time-ms", type=int_range(0), default=None, metavar="T",
-                        help="time per move in ms, banked as on the server: a player that "
-                             "overdraws its bank is disqualified (default %d; 0: no limit)"
-                             % DEFAULT_TIME_MS)
-    parser.add_argument("--depth", type=int_range(1), default=None, metavar="D",
-                        help="search D plies deep instead; without --time-ms this turns the "
-                             "time limit off, so the game is the same every run")
+    add_time_control_flags(parser)
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--boards", action="store_true",
                        help="print every move and board (default: a progress line on "

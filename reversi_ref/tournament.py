@@ -45,8 +45,8 @@ from .cli import UsageError, int_range, output_file
 from .client import move_budget_ms
 from .engine import Engine
 from .mapfile import read_map
-from .match import (DEFAULT_TIME_MS, SPARSE_PROGRESS_SECONDS, describe_time_control, pypy_note,
-                    time_control)
+from .match import (SPARSE_PROGRESS_SECONDS, add_time_control_flags, describe_time_control,
+                    pypy_note, time_control)
 from .search.config import config_from_dict
 from .state import Move
 
@@ -537,13 +537,7 @@ def register(subparsers: Any) -> None:
                         help="games per map (default 10)")
     parser.add_argument("--jobs", type=int_range(1), default=1, metavar="J",
                         help="games played at once, in separate processes (default 1)")
-    parser.add_argument("--time-ms", type=int_range(0), default=None, metavar="T",
-                        help="time per move in ms, banked as on the server; a player that "
-                             "overdraws its bank is disqualified (default %d; 0: no limit)"
-                             % DEFAULT_TIME_MS)
-    parser.add_argument("--depth", type=int_range(1), default=None, metavar="D",
-                        help="search D plies deep; without --time-ms this turns the time "
-                             "limit off, so the games are reproducible")
+    add_time_control_flags(parser)
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for the players (default: random, printed)")
     parser.add_argument("--variant", action="append", metavar="NAME=BASE:JSON",
