@@ -32,6 +32,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.client",
     "reversi_ref.human",
     "reversi_ref.tournament",
+    "reversi_ref.arena",
     "reversi_ref.tune",
     "reversi_ref.render.cli",
     "reversi_ref.specs",
