@@ -513,25 +513,72 @@ class Settings(NamedTuple):
     keep_dirs: bool
 
 
+class Played(NamedTuple):
+    """What happened to a game's processes: outcome ("ok", "timeout", "error"), the error,
+    the relays of the seats that were taken, the clients' exit codes."""
+
+    outcome: str
+    error: str
+    relays: List[Relay]
+    exit_codes: List[Optional[int]]
+
+
 def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str, Any]:
     """Play one game; its record (SetupError when the series cannot go on)."""
     started = time.monotonic()
-    deadline = started + settings.game_timeout
     workdir = tempfile.mkdtemp(prefix="reversi-arena-")
     log_dir = os.path.join(settings.log_dir, game.key.replace("/", "_"))
     os.makedirs(log_dir, exist_ok=True)
-    result_path = os.path.join(workdir, "result.txt")
-    map_path = game.map.path
-    if map_path is None:  # a bundled map: the server reads a file
-        map_path = os.path.join(workdir, game.map.name + ".map")
-        with open(map_path, "wb") as handle:
-            handle.write(game.map.data)
+    try:
+        result_path = os.path.join(workdir, "result.txt")
+        map_path = game.map.path
+        if map_path is None:  # a bundled map: the server reads a file
+            map_path = os.path.join(workdir, game.map.name + ".map")
+            with open(map_path, "wb") as handle:
+                handle.write(game.map.data)
+        played = run_processes(game, settings, processes, workdir, log_dir,
+                               {"map": map_path, "result": result_path})
+        rows: List[Dict[str, Any]] = []
+        outcome, error = played.outcome, played.error
+        if outcome == "ok":
+            try:
+                rows = read_result(result_path, game.map.players)
+            except GameError as problem:
+                outcome, error = "error", str(problem)
+    finally:
+        if not settings.keep_dirs:
+            shutil.rmtree(workdir, ignore_errors=True)
+    record: Dict[str, Any] = {
+        "key": game.key, "round": game.round, "opponent": game.opponent,
+        "map": game.map.name, "map_file": game.map.path or game.map.argument,
+        "players": game.map.players, "ours": settings.ours, "ours_seat": game.ours_seat,
+        "outcome": outcome, "error": error,
+        "seconds": round(time.monotonic() - started, 1), "logs": log_dir,
+        "seats": seat_records(game, played, rows, log_dir)}
+    wrong = [seat["seat"] for seat in record["seats"]
+             if seat["player_number"] is not None and seat["player_number"] != seat["seat"]]
+    if wrong and outcome == "ok":
+        record["outcome"] = "error"
+        record["error"] = "the server gave seat(s) %s other player numbers" % wrong
+    if record["outcome"] == "ok":
+        ours = record["seats"][game.ours_seat - 1]
+        record["points"] = ours["points"]
+        record["result"] = ("win" if ours["points"] == 1.0 else
+                            "draw" if ours["points"] > 0 else "loss")
+    return record
+
+
+def run_processes(game: Game, settings: Settings, processes: Processes, workdir: str,
+                  log_dir: str, values: Dict[str, str]) -> Played:
+    """Start the server, then seat by seat a client and its relay; wait for the end."""
+    deadline = time.monotonic() + settings.game_timeout
     port = free_port()
     relays: List[Relay] = []
-    started_processes: List["subprocess.Popen[bytes]"] = []
+    started: List["subprocess.Popen[bytes]"] = []
+    clients: List["subprocess.Popen[bytes]"] = []
     logs: List[IO[bytes]] = []
     outcome, error = "ok", ""
-    client_codes: List[Optional[int]] = []
+    codes: List[Optional[int]] = []
 
     def log_file(name: str) -> IO[bytes]:
         handle = open(os.path.join(log_dir, name), "wb")
@@ -539,19 +586,17 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
         return handle
 
     try:
-        server = processes.start(
-            fill(settings.server, {"map": map_path, "port": str(port), "result": result_path}),
-            workdir, log_file("server.log"))
-        started_processes.append(server)
-        clients: List["subprocess.Popen[bytes]"] = []
+        server = processes.start(fill(settings.server, dict(values, port=str(port))),
+                                 workdir, log_file("server.log"))
+        started.append(server)
         for seat, name in enumerate(game.seats, 1):
             relay = Relay(seat)
             relays.append(relay)
             words = fill(settings.players[name], {"port": str(relay.port), "host": HOST,
                                                   "seat": str(seat), "name": name})
-            client = processes.start(words, os.getcwd(), log_file("seat%d-%s.log"
-                                                                   % (seat, name)))
-            started_processes.append(client)
+            client = processes.start(words, os.getcwd(),
+                                     log_file("seat%d-%s.log" % (seat, name)))
+            started.append(client)
             clients.append(client)
             first = relay.accept_client(
                 client, min(deadline, time.monotonic() + settings.connect_timeout), name)
@@ -562,13 +607,14 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
                 error = "the game ran past --game-timeout %gs" % settings.game_timeout
                 break
             time.sleep(0.05)
-        grace = time.monotonic() + CLIENT_EXIT
+        # After the server's end the clients leave on their own; after a timeout, not.
+        grace = time.monotonic() + (CLIENT_EXIT if outcome == "ok" else 0.0)
         for client in clients:
             try:
-                client.wait(max(0.0, min(grace, deadline + CLIENT_EXIT) - time.monotonic()))
+                client.wait(max(0.0, grace - time.monotonic()))
             except subprocess.TimeoutExpired:
                 pass
-            client_codes.append(client.poll())
+            codes.append(client.poll())
     except GameError as problem:
         outcome, error = "error", str(problem)
     except SetupError as problem:
@@ -578,34 +624,28 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
         raise SetupError("%s (map %s)%s" % (problem, game.map.path or game.map.argument,
                                             ": " + said[-1].strip() if said else "")) from None
     finally:
-        for process in started_processes:
+        for process in started:
             processes.stop(process)
         for relay in relays:
             relay.close()
         for handle in logs:
             handle.close()
-    record: Dict[str, Any] = {
-        "key": game.key, "round": game.round, "opponent": game.opponent,
-        "map": game.map.name, "map_file": game.map.path or game.map.argument,
-        "players": game.map.players, "ours": settings.ours, "ours_seat": game.ours_seat,
-        "outcome": outcome, "error": error,
-        "seconds": round(time.monotonic() - started, 1), "logs": log_dir}
-    rows: List[Dict[str, Any]] = []
-    if outcome == "ok":
-        try:
-            rows = read_result(result_path, game.map.players)
-        except GameError as problem:
-            record["outcome"], record["error"] = "error", str(problem)
-    if not settings.keep_dirs:
-        shutil.rmtree(workdir, ignore_errors=True)
+    return Played(outcome, error, relays, codes)
+
+
+def seat_records(game: Game, played: Played, rows: Sequence[Dict[str, Any]], log_dir: str
+                 ) -> List[Dict[str, Any]]:
+    """Per seat: the player, the number the server gave it, the result file's row, place,
+    points, exit code and mean phase-1 depth from its log."""
     placed = places(rows) if rows else []
     seats: List[Dict[str, Any]] = []
     for index, name in enumerate(game.seats):
-        relay = relays[index] if index < len(relays) else None
+        relay = played.relays[index] if index < len(played.relays) else None
         seat: Dict[str, Any] = {
             "seat": index + 1, "name": name,
             "player_number": relay.player if relay is not None else None,
-            "exit_code": client_codes[index] if index < len(client_codes) else None}
+            "exit_code": (played.exit_codes[index] if index < len(played.exit_codes)
+                          else None)}
         if rows:
             seat.update(rows[index])
             seat["place"] = placed[index]
@@ -615,18 +655,7 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
         seat["phase1_moves_with_depth"] = len(depths)
         seat["phase1_depth"] = round(sum(depths) / len(depths), 2) if depths else None
         seats.append(seat)
-    record["seats"] = seats
-    wrong = [s["seat"] for s in seats
-             if s["player_number"] is not None and s["player_number"] != s["seat"]]
-    if wrong and record["outcome"] == "ok":
-        record["outcome"] = "error"
-        record["error"] = "the server gave seat(s) %s other player numbers" % wrong
-    if record["outcome"] == "ok":
-        ours = seats[game.ours_seat - 1]
-        record["points"] = ours["points"]
-        record["result"] = ("win" if ours["points"] == 1.0 else
-                            "draw" if ours["points"] > 0 else "loss")
-    return record
+    return seats
 
 
 def read_text(path: str) -> str:

@@ -1,0 +1,231 @@
+"""`reversi-ref arena`: seat rotations verified from what the server tells each seat, points,
+resume, timeouts and bad input, with our own `serve` and `client` (never the official
+binaries).
+
+Each game starts real processes (a server and one client per seat), so the games here are few
+and on small bundled maps: both seats of `tiny3x3`, the three seats of `sparks3p`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from reversi_ref.arena import (fill, parse_template, phase1_depths, places,
+                               points, read_result, PLAYER_KEYS, SERVER_KEYS,
+                               SERVER_REQUIRED)
+from reversi_ref.cli import UsageError, main
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+# `python -m reversi_ref serve ...` and `... client ...`, importing only the module of the
+# subcommand (`-m reversi_ref` loads every subcommand's module; each game starts 3-4 of these).
+LAUNCH = ("%s -c \"import argparse, importlib, sys; parser = argparse.ArgumentParser(); "
+          "importlib.import_module(sys.argv[1]).register(parser.add_subparsers()); "
+          "args = parser.parse_args(sys.argv[2:]); sys.exit(args.func(args))\"" % PY)
+SERVER = "%s reversi_ref.referee serve -m {map} -p {port} -r {result} -q -d 1" % LAUNCH
+OURS = "us=%s reversi_ref.client client --server {host}:{port} --player greedy" % LAUNCH
+THEIRS = ("rnd=%s reversi_ref.client client --server 127.0.0.1:{port} --player random "
+          "--seed 5" % LAUNCH)
+# A client that takes its seat and then never moves.
+SILENT = ("%s -c \"import socket,sys,time; s=socket.create_connection(('127.0.0.1', "
+          "int(sys.argv[1]))); s.sendall(bytes([1, 0, 0, 0, 1, 7])); time.sleep(60)\" {port}"
+          % PY)
+
+
+@pytest.fixture(autouse=True)
+def importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Servers run in a temporary directory: let `-m reversi_ref` find this checkout."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.chdir(ROOT)
+
+
+def arena(out: Path, *extra: str) -> int:
+    """Run `reversi-ref arena` in this process."""
+    return main(["arena", "--server", SERVER, "--player", OURS, "--player", THEIRS,
+                 "--ours", "us", "--against", "rnd", "--out", str(out)] + list(extra))
+
+
+def records(out: Path) -> List[Dict[str, Any]]:
+    """The JSON lines of an output file."""
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def client_view(record: Dict[str, Any]) -> Dict[str, Any]:
+    """What our own client printed at the end: its player number and everyone's stones."""
+    seat = record["ours_seat"]
+    text = (Path(record["logs"]) / ("seat%d-us.log" % seat)).read_text(encoding="utf-8")
+    stones: Dict[int, int] = {}
+    me = 0
+    for match in re.finditer(r"^\d+\. player (\d+): (\d+) stones( +<- us)?$", text, re.M):
+        stones[int(match.group(1))] = int(match.group(2))
+        if match.group(3):
+            me = int(match.group(1))
+    return {"me": me, "stones": stones}
+
+
+def check_game(record: Dict[str, Any], players: int) -> None:
+    """The seats as scheduled and as the server numbered them, stones and points as our
+    client saw them."""
+    assert record["outcome"] == "ok", record["error"]
+    seats = record["seats"]
+    assert [s["seat"] for s in seats] == list(range(1, players + 1))
+    # The server's message 3 to each seat, read by the relay.
+    assert [s["player_number"] for s in seats] == list(range(1, players + 1))
+    assert [s["name"] for s in seats] == ["us" if k == record["ours_seat"] else "rnd"
+                                          for k in range(1, players + 1)]
+    view = client_view(record)
+    assert view["me"] == record["ours_seat"]  # our client's own view of its number
+    assert view["stones"] == {s["seat"]: s["stones"] for s in seats}
+    best = max(view["stones"].values())
+    firsts = [p for p, n in view["stones"].items() if n == best]
+    expected = 1.0 / len(firsts) if record["ours_seat"] in firsts else 0.0
+    assert record["points"] == pytest.approx(expected)
+    assert sum(s["points"] for s in seats) == pytest.approx(1.0)
+    assert record["result"] == ("win" if expected == 1.0 else
+                                "draw" if expected else "loss")
+    assert seats[record["ours_seat"] - 1]["phase1_depth"] == 1.0  # greedy logs depth 1
+
+
+def test_two_player_seats_alternate_and_resume_plays_only_the_missing_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    assert arena(out, "--maps", "tiny3x3") == 0
+    games = records(out)
+    assert [g["key"] for g in games] == ["1/rnd/tiny3x3/1", "1/rnd/tiny3x3/2"]
+    for game in games:
+        check_game(game, 2)
+    table = capsys.readouterr().out
+    total = sum(g["points"] for g in games)
+    assert re.search(r"^total +2 +%.1f " % total, table, re.M)
+    # Lose the second game's line: --resume plays it again, and only it.
+    out.write_text(json.dumps(games[0]) + "\n", encoding="utf-8")
+    assert arena(out, "--maps", "tiny3x3", "--resume") == 0
+    again = records(out)
+    assert [g["key"] for g in again] == ["1/rnd/tiny3x3/1", "1/rnd/tiny3x3/2"]
+    assert again[0] == games[0]
+    check_game(again[1], 2)
+    # Nothing left to play: the file stays as it is.
+    before = out.read_text(encoding="utf-8")
+    assert arena(out, "--maps", "tiny3x3", "--resume") == 0
+    assert out.read_text(encoding="utf-8") == before
+
+
+def test_three_player_map_puts_ours_in_every_seat(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    assert arena(out, "--maps", "sparks3p") == 0
+    games = records(out)
+    assert [g["ours_seat"] for g in games] == [1, 2, 3]
+    for game in games:
+        check_game(game, 3)
+
+
+def test_a_game_past_the_timeout_is_stopped_and_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    code = main(["arena", "--server", SERVER, "--player", "a=" + SILENT,
+                 "--player", "b=" + SILENT, "--ours", "a", "--against", "b",
+                 "--maps", "tiny3x3", "--game-timeout", "1.5",
+                 "--out", str(out)])
+    assert code == 0
+    games = records(out)
+    assert [g["outcome"] for g in games] == ["timeout", "timeout"]
+    assert all(g["seconds"] < 15 for g in games)
+    assert [s["player_number"] for s in games[0]["seats"]] == [1, 2]
+
+
+def test_a_server_that_refuses_the_map_ends_the_series_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refuse = "%s -c \"print('cannot load the map'); raise SystemExit(3)\" {map} {port} {result}" % PY
+    code = main(["arena", "--server", refuse, "--player", "a=" + SILENT,
+                 "--player", "b=" + SILENT, "--ours", "a", "--against", "b",
+                 "--maps", "tiny3x3", "--out", str(tmp_path / "o.jsonl")])
+    assert code == 1
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1
+    assert "exited (code 3)" in error[0] and "tiny3x3" in error[0]
+    assert error[0].endswith("cannot load the map")
+
+
+@pytest.mark.parametrize("extra, code, words", [
+    (["--server", "no-such-program-xyz {map} {port} {result}"], 1, "command not found"),
+    (["--server", SERVER.replace("{result}", "{resutl}")], 2, "unknown placeholder {resutl}"),
+    (["--server", SERVER.replace(" -r {result}", "")], 2, "must contain {result}"),
+    (["--server", "serve 'unbalanced {map} {port} {result}"], 2, "cannot split"),
+    (["--ours", "nobody"], 2, "no --player named nobody"),
+    (["--maps", "no/such/file.map"], 1, "no/such/file.map"),
+])
+def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               extra: List[str], code: int, words: str) -> None:
+    argv = ["arena", "--server", SERVER, "--player", OURS, "--player", THEIRS,
+            "--ours", "us", "--against", "rnd", "--maps", "tiny3x3",
+            "--out", str(tmp_path / "o.jsonl")]
+    for index in range(0, len(extra), 2):
+        position = argv.index(extra[index])
+        argv[position + 1] = extra[index + 1]
+    with pytest.raises(SystemExit) if code == 2 else _no_raise():
+        assert main(argv) == code
+    if code == 2:
+        assert capsys.readouterr().err.strip().splitlines()[-1].count(words) == 1
+    else:
+        error = capsys.readouterr().err.strip().splitlines()
+        assert len(error) == 1 and words in error[0]
+
+
+class _no_raise:
+    """A context manager that expects nothing (the counterpart of pytest.raises)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *args: Any) -> None:
+        return None
+
+
+def test_templates_replace_only_known_placeholders() -> None:
+    words = parse_template("client --weights '{\"mobility\": [800, 300]}' -s {host}:{port}",
+                           "--player x", PLAYER_KEYS, ("port",))
+    assert fill(words, {"host": "127.0.0.1", "port": "5"}) == [
+        "client", "--weights", "{\"mobility\": [800, 300]}", "-s", "127.0.0.1:5"]
+    with pytest.raises(UsageError, match="must contain {map}"):
+        parse_template("server -p {port} -r {result}", "--server", SERVER_KEYS,
+                       SERVER_REQUIRED)
+
+
+def test_places_and_points_share_ties_and_skip_the_disqualified() -> None:
+    rows = [{"stones": 5, "disqualified": False}, {"stones": 9, "disqualified": True},
+            {"stones": 5, "disqualified": False}, {"stones": 2, "disqualified": False}]
+    placed = places(rows)
+    assert placed == [1, None, 1, 3]
+    assert [points(p, placed) for p in placed] == [0.5, 0.0, 0.5, 0.0]
+
+
+def test_reads_the_official_result_file(tmp_path: Path) -> None:
+    # The layout of a result file written by the official server (values made up).
+    path = tmp_path / "result.txt"
+    path.write_text("fightclub__original.map\n4\t31\t10234 msecs\tok\n"
+                    "1\t0\t0 msecs\tdisq.\n", encoding="utf-8")
+    assert read_result(str(path), 2) == [
+        {"group": 4, "stones": 31, "bank_ms": 10234, "status": "ok", "disqualified": False},
+        {"group": 1, "stones": 0, "bank_ms": 0, "status": "disq.", "disqualified": True}]
+
+
+def test_reads_phase1_depths_from_both_logs() -> None:
+    ours = ("we are player 1 (search, group 1)\n"
+            "move 1: (3, 5) depth 7, 100 nodes, 900 ms (bank 1000 ms)\n"
+            "move 3: (2, 2) depth 9, 100 nodes, 900 ms (bank 1000 ms, pondered to depth 5)\n"
+            "end of phase 1\n"
+            "move 61: (3, 3) depth 2, 10 nodes, 90 ms (bank 1000 ms)\n")
+    assert phase1_depths(ours) == [7, 9]
+    trivial = ("[;45m= = = CALCULATING MOVE  1 = = =[m\n"
+               "= = STATISTICS DEPTH  3 = =\n= = STATISTICS DEPTH  4 = =\n"
+               "[;45m= = = CALCULATING MOVE  3 = = =[m\n"
+               "= = STATISTICS DEPTH  6 = =\n"
+               "[01:35:31] terminal state reached, start of bomb phase.\n"
+               "[;45m= = = CALCULATING MOVE  61 = = =[m\n= = STATISTICS DEPTH  1 = =\n")
+    assert phase1_depths(trivial) == [4, 6]
+    assert phase1_depths("anything else\n") == []
