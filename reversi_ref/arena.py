@@ -37,7 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Dict, IO, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from .bundled import find_map
+from .bundled import bundled_map_bytes, find_map
 from .cli import UsageError, int_range, output_file, positive_float
 from .errors import ReversiError
 from .mapfile import read_map
@@ -167,7 +167,7 @@ def expand_maps(items: Sequence[str], map_dir: Optional[str]) -> List[str]:
             if not matches:
                 raise SetupError("--maps %s: no file matches" % path)
             result.extend(matches)
-        elif os.path.exists(path) or map_dir is None:
+        elif os.path.exists(path) or map_dir is None or bundled_map_bytes(item) is None:
             result.append(path)
         else:
             result.append(item)  # a bundled map's name
@@ -936,9 +936,9 @@ def register(subparsers: Any) -> None:
                         help="per-game logs of server and clients (default: FILE.logs)")
     parser.add_argument("--jobs", type=int_range(1, 64), default=1, metavar="N",
                         help="games at a time (default 1; more distorts timed games)")
-    parser.add_argument("--game-timeout", type=positive_float, default=1800.0,
+    parser.add_argument("--game-timeout", type=positive_float, default=10800.0,
                         metavar="SECONDS",
-                        help="stop a game (all its processes) after this long (default 1800)")
+                        help="stop a game (all its processes) after this long (default 10800)")
     parser.add_argument("--connect-timeout", type=positive_float, default=60.0,
                         metavar="SECONDS",
                         help="time for a client to connect and send its group number "
