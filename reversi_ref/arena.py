@@ -216,18 +216,21 @@ class Processes:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.live: Set["subprocess.Popen[bytes]"] = set()
+        self.stopping = False  # after stop_all, games still running start nothing new
 
     def start(self, words: Sequence[str], cwd: str, log: IO[bytes]) -> "subprocess.Popen[bytes]":
         """Start `words` in its own process group, output to `log`; SetupError when it
         cannot be started."""
-        try:
-            process = subprocess.Popen(list(words), cwd=cwd, stdin=subprocess.DEVNULL,
-                                       stdout=log, stderr=subprocess.STDOUT,
-                                       start_new_session=(os.name == "posix"))
-        except OSError as error:
-            raise SetupError("cannot start %s: %s" % (words[0], error.strerror or error)) \
-                from None
-        with self.lock:
+        with self.lock:  # so that stop_all cannot miss a process started meanwhile
+            if self.stopping:
+                raise GameError("stopped before %s started" % words[0])
+            try:
+                process = subprocess.Popen(list(words), cwd=cwd, stdin=subprocess.DEVNULL,
+                                           stdout=log, stderr=subprocess.STDOUT,
+                                           start_new_session=(os.name == "posix"))
+            except OSError as error:
+                raise SetupError("cannot start %s: %s" % (words[0], error.strerror or error)) \
+                    from None
             self.live.add(process)
         return process
 
@@ -249,8 +252,9 @@ class Processes:
             self.live.discard(process)
 
     def stop_all(self) -> None:
-        """Stop every process still known."""
+        """Stop every process still known, and start no more."""
         with self.lock:
+            self.stopping = True
             processes = list(self.live)
         for process in processes:
             self.stop(process)
@@ -839,7 +843,7 @@ def pair_summary(records: Sequence[Dict[str, Any]], sprt: Optional[Tuple[float, 
             counts[max(0, min(4, int(round(sum(scores) * 2.0))))] += 1
     if not sum(counts):
         return []
-    elo, low, high = elo_interval(counts)
+    elo, low, high = (round(value) + 0 for value in elo_interval(counts))  # no "-0"
     lines = ["two-player pairs %d, pentanomial %s: Elo %+.0f [%+.0f, %+.0f] (95%%)"
              % (sum(counts), " ".join(str(c) for c in counts), elo, low, high)]
     if sprt is not None:

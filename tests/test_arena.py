@@ -9,7 +9,11 @@ and on small bundled maps: both seats of `tiny3x3`, the three seats of `sparks3p
 from __future__ import annotations
 
 import json
+import os
+import platform
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List
@@ -22,7 +26,27 @@ from reversi_ref.arena import (fill, parse_template, phase1_depths, places,
 from reversi_ref.cli import UsageError, main
 
 ROOT = Path(__file__).resolve().parents[1]
-PY = sys.executable
+
+
+def external_python() -> str:
+    """The interpreter for the servers and clients the harness starts: under PyPy a CPython 3.9+
+    from PATH when there is one, since PyPy takes several times longer to start and import (the
+    harness itself still runs under the interpreter of the test run)."""
+    if platform.python_implementation() == "PyPy":
+        for name in ("python3", "python"):
+            found = shutil.which(name)
+            if found is None:
+                continue
+            check = subprocess.run(
+                [found, "-c", "import platform, sys; sys.exit(not (sys.version_info >= (3, 9) "
+                 "and platform.python_implementation() == 'CPython'))"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if check.returncode == 0:
+                return found
+    return sys.executable
+
+
+PY = external_python()
 # `python -m reversi_ref serve ...` and `... client ...`, importing only the module of the
 # subcommand (`-m reversi_ref` loads every subcommand's module; each game starts 3-4 of these).
 LAUNCH = ("%s -c \"import argparse, importlib, sys; parser = argparse.ArgumentParser(); "
@@ -32,10 +56,6 @@ SERVER = "%s reversi_ref.referee serve -m {map} -p {port} -r {result} -q -d 1" %
 OURS = "us=%s reversi_ref.client client --server {host}:{port} --player greedy" % LAUNCH
 THEIRS = ("rnd=%s reversi_ref.client client --server 127.0.0.1:{port} --player random "
           "--seed 5" % LAUNCH)
-# A client that takes its seat and then never moves.
-SILENT = ("%s -c \"import socket,sys,time; s=socket.create_connection(('127.0.0.1', "
-          "int(sys.argv[1]))); s.sendall(bytes([1, 0, 0, 0, 1, 7])); time.sleep(60)\" {port}"
-          % PY)
 
 
 @pytest.fixture(autouse=True)
@@ -125,24 +145,42 @@ def test_three_player_map_puts_ours_in_every_seat(tmp_path: Path) -> None:
         check_game(game, 3)
 
 
-def test_a_game_past_the_timeout_is_stopped_and_recorded(tmp_path: Path) -> None:
+def sleeper(tmp_path: Path, connect: bool) -> str:
+    """A process that notes its pid in `tmp_path`, takes its seat (a client) or listens on
+    {port} (a server that never ends the game), then sleeps."""
+    code = ("import os, socket, sys, time; "
+            "open(os.path.join(sys.argv[2], 'pid%d' % os.getpid()), 'w').close(); ")
+    if connect:
+        code += ("s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); "
+                 "s.sendall(bytes([1, 0, 0, 0, 1, 7])); ")
+    else:
+        code += "s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8); "
+    return "%s -c \"%stime.sleep(60)\" {port} %s" % (PY, code, tmp_path) + (
+        "" if connect else " {map} {result}")
+
+
+def test_a_game_past_the_timeout_is_stopped_with_all_its_processes(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    code = main(["arena", "--server", SERVER, "--player", "a=" + SILENT,
-                 "--player", "b=" + SILENT, "--ours", "a", "--against", "b",
-                 "--maps", "tiny3x3", "--game-timeout", "1.5",
-                 "--out", str(out)])
+    code = main(["arena", "--server", sleeper(tmp_path, False),
+                 "--player", "a=" + sleeper(tmp_path, True),
+                 "--player", "b=" + sleeper(tmp_path, True), "--ours", "a", "--against", "b",
+                 "--maps", "tiny3x3", "--game-timeout", "2", "--out", str(out)])
     assert code == 0
     games = records(out)
     assert [g["outcome"] for g in games] == ["timeout", "timeout"]
     assert all(g["seconds"] < 15 for g in games)
-    assert [s["player_number"] for s in games[0]["seats"]] == [1, 2]
+    pids = [int(path.name[3:]) for path in tmp_path.glob("pid*")]
+    assert len(pids) == 6  # a server and two clients per game, all gone
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_a_server_that_refuses_the_map_ends_the_series_with_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     refuse = "%s -c \"print('cannot load the map'); raise SystemExit(3)\" {map} {port} {result}" % PY
-    code = main(["arena", "--server", refuse, "--player", "a=" + SILENT,
-                 "--player", "b=" + SILENT, "--ours", "a", "--against", "b",
+    code = main(["arena", "--server", refuse, "--player", "a=" + sleeper(tmp_path, True),
+                 "--player", "b=" + sleeper(tmp_path, True), "--ours", "a", "--against", "b",
                  "--maps", "tiny3x3", "--out", str(tmp_path / "o.jsonl")])
     assert code == 1
     error = capsys.readouterr().err.strip().splitlines()
