@@ -42,7 +42,7 @@ from .cli import UsageError, int_range, output_file, positive_float
 from .errors import ReversiError
 from .mapfile import read_map
 from .protocol import (CLIENT_TYPES, Decoder, Disqualification, EndOfGame, EndOfPhase1,
-                       Group, PlayerNumber)
+                       Group, MoveAnnouncement, PlayerNumber)
 from .sprt import elo_interval, parse_sprt, Sprt
 
 HOST = "127.0.0.1"
@@ -300,6 +300,9 @@ class Relay:
         self.phase_end = False
         self.end = False
         self.decode_error = ""
+        # What the server announced, one line each ("move X Y SPECIAL PLAYER", "disq P",
+        # "end of phase 1", "end"): the game's record, seat 1's is written to moves.txt.
+        self.events: List[str] = []
 
     def accept_client(self, process: "subprocess.Popen[bytes]", deadline: float,
                       name: str) -> bytes:
@@ -397,12 +400,18 @@ class Relay:
         for message in messages:
             if isinstance(message, PlayerNumber):
                 self.player = message.player
+            elif isinstance(message, MoveAnnouncement):
+                self.events.append("move %d %d %d %d" % (message.x, message.y, message.special,
+                                                         message.player))
             elif isinstance(message, Disqualification):
                 self.disqualified.append(message.player)
+                self.events.append("disq %d" % message.player)
             elif isinstance(message, EndOfPhase1):
                 self.phase_end = True
+                self.events.append("end of phase 1")
             elif isinstance(message, EndOfGame):
                 self.end = True
+                self.events.append("end")
 
     def close(self) -> None:
         """Close every socket and let the copying threads end."""
@@ -559,6 +568,10 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
         "outcome": outcome, "error": error,
         "seconds": round(time.monotonic() - started, 1), "logs": log_dir,
         "seats": seat_records(game, played, rows, log_dir)}
+    if played.relays:
+        first = played.relays[0]
+        record["moves"] = sum(1 for line in first.events if line.startswith("move "))
+        record["server_sent_end"] = first.end
     wrong = [seat["seat"] for seat in record["seats"]
              if seat["player_number"] is not None and seat["player_number"] != seat["seat"]]
     if wrong and outcome == "ok":
@@ -634,6 +647,9 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
             relay.close()
         for handle in logs:
             handle.close()
+    if relays:
+        with open(os.path.join(log_dir, "moves.txt"), "w", encoding="utf-8") as moves:
+            moves.write("".join(line + "\n" for line in relays[0].events))
     return Played(outcome, error, relays, codes)
 
 
@@ -648,6 +664,7 @@ def seat_records(game: Game, played: Played, rows: Sequence[Dict[str, Any]], log
         seat: Dict[str, Any] = {
             "seat": index + 1, "name": name,
             "player_number": relay.player if relay is not None else None,
+            "disqualified_by_message": any(index + 1 in r.disqualified for r in played.relays),
             "exit_code": (played.exit_codes[index] if index < len(played.exit_codes)
                           else None)}
         if rows:

@@ -99,6 +99,10 @@ def check_game(record: Dict[str, Any], players: int) -> None:
     assert [s["player_number"] for s in seats] == list(range(1, players + 1))
     assert [s["name"] for s in seats] == ["us" if k == record["ours_seat"] else "rnd"
                                           for k in range(1, players + 1)]
+    # The relay's record of the game agrees with what our client logged.
+    moves = (Path(record["logs"]) / "moves.txt").read_text(encoding="utf-8").splitlines()
+    assert moves[-1] == "end" and record["server_sent_end"]
+    assert record["moves"] == sum(1 for line in moves if line.startswith("move "))
     view = client_view(record)
     assert view["me"] == record["ours_seat"]  # our client's own view of its number
     assert view["stones"] == {s["seat"]: s["stones"] for s in seats}
