@@ -715,16 +715,21 @@ def run_series(games: Sequence[Game], settings: Settings, out_path: str, resume:
     """Play the games not yet in `out_path`, appending one line per game as it ends; all
     records of the series, in schedule order."""
     done = read_done(out_path) if resume else {}
-    todo = [game for game in games if game.key not in done]
+    # A game the harness could not play ("error") is played again; a timeout is a result.
+    todo = [game for game in games
+            if game.key not in done or done[game.key].get("outcome") == "error"]
     processes = Processes()
     records = dict(done)
-    mode = "a" if resume else "w"
-    with open(out_path, mode, encoding="utf-8") as out:
+    counter = [len(games) - len(todo)]
+    torn = resume and os.path.getsize(out_path) > 0 and not ends_with_newline(out_path)
+    with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
+        if torn:
+            out.write("\n")  # after a line cut short, so that the next record is whole
         try:
             if jobs <= 1:
                 for game in todo:
                     finish(play_game(game, settings, processes), out, records, progress,
-                           len(records) + 1, len(games))
+                           counter, len(games))
             else:
                 with ThreadPoolExecutor(jobs) as pool:
                     pending: Set["Future[Dict[str, Any]]"] = {
@@ -734,8 +739,8 @@ def run_series(games: Sequence[Game], settings: Settings, out_path: str, resume:
                             finished, pending = wait(pending, timeout=0.5,
                                                      return_when=FIRST_COMPLETED)
                             for future in finished:
-                                finish(future.result(), out, records, progress,
-                                       len(records) + 1, len(games))
+                                finish(future.result(), out, records, progress, counter,
+                                       len(games))
                     except BaseException:
                         for future in pending:
                             future.cancel()
@@ -746,12 +751,21 @@ def run_series(games: Sequence[Game], settings: Settings, out_path: str, resume:
     return [records[game.key] for game in games if game.key in records]
 
 
+def ends_with_newline(path: str) -> bool:
+    """Whether the file at `path` ends with a newline."""
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
+
+
 def finish(record: Dict[str, Any], out: IO[str], records: Dict[str, Dict[str, Any]],
-           progress: IO[str], number: int, total: int) -> None:
+           progress: IO[str], counter: List[int], total: int) -> None:
     """Write a finished game's line at once and print one progress line."""
     out.write(json.dumps(record, sort_keys=True) + "\n")
     out.flush()
     records[record["key"]] = record
+    counter[0] += 1
+    number = counter[0]
     if record["outcome"] == "ok":
         stones = "-".join(str(seat.get("stones")) for seat in record["seats"])
         order = ",".join(seat["name"] for seat in record["seats"])
@@ -909,6 +923,9 @@ def run_arena(args: argparse.Namespace) -> int:
     if args.jobs > 1:
         print("reversi-ref arena: warning: %d games at a time share the processor cores, "
               "which distorts timed games" % args.jobs, file=sys.stderr)
+    if not args.resume and os.path.isfile(args.out) and os.path.getsize(args.out) > 0:
+        raise UsageError("argument --out: %s already holds games; give --resume to go on with "
+                         "them, or another file" % args.out)
     log_dir = args.logs or args.out + ".logs"
     try:
         os.makedirs(log_dir, exist_ok=True)
