@@ -13,14 +13,18 @@ import os
 import platform
 import re
 import shutil
+import socket
+import statistics
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
 
-from reversi_ref.arena import (fill, parse_template, phase1_depths, places,
+from reversi_ref.arena import (Relay, fill, parse_template, phase1_depths, places,
                                points, read_result, PLAYER_KEYS, SERVER_KEYS,
                                SERVER_REQUIRED)
 from reversi_ref.cli import UsageError, main
@@ -283,3 +287,65 @@ def test_reads_phase1_depths_from_both_logs() -> None:
                "[;45m= = = CALCULATING MOVE  61 = = =[m\n= = STATISTICS DEPTH  1 = =\n")
     assert phase1_depths(trivial) == [4, 6]
     assert phase1_depths("anything else\n") == []
+
+
+def echo_port() -> int:
+    """A loopback server that sends back whatever it receives, on each connection."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def echo(conn: socket.socket) -> None:
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        while True:
+            data = conn.recv(65536)
+            if not data:
+                return
+            conn.sendall(data)
+
+    def serve() -> None:
+        while True:
+            conn, _ = listener.accept()
+            threading.Thread(target=echo, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    port: int = listener.getsockname()[1]
+    return port
+
+
+def round_trip_us(sock: socket.socket, count: int = 3000) -> float:
+    """The median time in microseconds to send a 6-byte message and read it back."""
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        sock.sendall(b"\x05\x00\x00\x00\x01\x07")
+        got = 0
+        while got < 6:
+            got += len(sock.recv(64))
+        times.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(times)
+
+
+@pytest.mark.slow
+def test_relay_latency() -> None:
+    """Prints the median round trip through a Relay and without it (docs/strength.md)."""
+    port = echo_port()
+    direct = socket.create_connection(("127.0.0.1", port))
+    relay = Relay(1)
+    client = socket.create_connection(("127.0.0.1", relay.port))
+    for sock in (direct, client):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    client.sendall(bytes([1, 0, 0, 0, 1, 7]))
+    holder = subprocess.Popen([PY, "-c", "import time; time.sleep(30)"])
+    try:
+        first = relay.accept_client(holder, time.monotonic() + 10, "probe")
+        relay.connect_server(port, holder, time.monotonic() + 10, first)
+        assert client.recv(6) == bytes([1, 0, 0, 0, 1, 7])  # the group message, echoed
+        direct_us, relayed_us = round_trip_us(direct), round_trip_us(client)
+    finally:
+        holder.kill()
+        holder.wait()
+        relay.close()
+    print("\nmedian round trip of a 6-byte message on 127.0.0.1: direct %.0f us, through "
+          "the relay %.0f us" % (direct_us, relayed_us))
+    assert relayed_us > 0
