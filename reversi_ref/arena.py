@@ -791,6 +791,7 @@ class Tally:
         self.disq_ours = self.disq_theirs = self.failed = 0
         self.depth_ours: List[float] = []
         self.depth_theirs: List[float] = []
+        self.bank_ours: List[int] = []
 
     def add(self, record: Dict[str, Any]) -> None:
         """Count one game."""
@@ -810,6 +811,8 @@ class Tally:
                     self.disq_ours += 1
                 else:
                     self.disq_theirs += 1
+            if is_ours and seat.get("bank_ms") is not None:
+                self.bank_ours.append(seat["bank_ms"])
             if seat.get("phase1_depth") is not None:
                 (self.depth_ours if is_ours else self.depth_theirs).append(
                     seat["phase1_depth"])
@@ -817,10 +820,11 @@ class Tally:
     def row(self, label: str) -> str:
         """One line of the table."""
         rate = "%5.1f%%" % (100.0 * self.points / self.games) if self.games else "    - "
-        return "%-34s %5d %7.1f %s %4d %4d %4d %5s %5s %6s %6s %4s" % (
+        return "%-34s %5d %7.1f %s %4d %4d %4d %5s %5s %6s %6s %6s %4s" % (
             label, self.games, self.points, rate, self.wins, self.draws, self.losses,
             self.disq_ours, self.disq_theirs, mean_text(self.depth_ours),
-            mean_text(self.depth_theirs), self.failed or "")
+            mean_text(self.depth_theirs),
+            min(self.bank_ours) if self.bank_ours else "-", self.failed or "")
 
 
 def mean_text(values: Sequence[float]) -> str:
@@ -828,9 +832,9 @@ def mean_text(values: Sequence[float]) -> str:
     return "%.1f" % (sum(values) / len(values)) if values else "-"
 
 
-HEADER = "%-34s %5s %7s %6s %4s %4s %4s %5s %5s %6s %6s %4s" % (
-    "map / seat of ours", "games", "points", "rate", "win", "draw", "loss", "disqU",
-    "disqT", "depthU", "depthT", "fail")
+HEADER = "%-34s %5s %7s %6s %4s %4s %4s %5s %5s %6s %6s %6s %4s" % (
+    "map seat/players", "games", "points", "rate", "win", "draw", "loss", "disqU",
+    "disqT", "depthU", "depthT", "bankU", "fail")
 
 
 def summary(records: Sequence[Dict[str, Any]], ours: str,
@@ -841,8 +845,11 @@ def summary(records: Sequence[Dict[str, Any]], ours: str,
     for opponent in sorted({str(r["opponent"]) for r in records}):
         mine = [r for r in records if r["opponent"] == opponent]
         lines.append("")
-        lines.append("%s against %s (U = %s, T = %s; depth: mean phase-1 depth)"
-                     % (ours, opponent, ours, opponent))
+        lines.append("%s (U) against %s (T), per map and seat of U" % (ours, opponent))
+        lines.append("(points: first place 1, shared when tied; win: first alone; draw: first "
+                     "shared; depth: mean phase-1 depth;")
+        lines.append(" bankU: U's lowest bank left at the end, ms; fail: timeouts and errors, "
+                     "not counted in points)")
         lines.append(HEADER)
         total = Tally()
         for name in sorted({str(r["map"]) for r in mine}):
@@ -853,8 +860,13 @@ def summary(records: Sequence[Dict[str, Any]], ours: str,
                         tally.add(record)
                 players = next(r["players"] for r in mine if r["map"] == name)
                 lines.append(tally.row("%s %d/%d" % (name, seat, players)))
+        two, more = Tally(), Tally()
         for record in mine:
             total.add(record)
+            (two if record["players"] == 2 else more).add(record)
+        if two.games + two.failed and more.games + more.failed:
+            lines.append(two.row("total, 2 players"))
+            lines.append(more.row("total, 3-8 players"))
         lines.append(total.row("total"))
         lines.extend(pair_summary(mine, sprt))
     return lines
