@@ -198,7 +198,8 @@ def test_a_game_past_the_timeout_is_stopped_with_all_its_processes(tmp_path: Pat
 
 def test_a_server_that_refuses_the_map_ends_the_series_with_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    refuse = "%s -c \"print('cannot load the map'); raise SystemExit(3)\" {map} {port} {result}" % PY
+    refuse = ("%s -c \"print('cannot load the map'); raise SystemExit(3)\" {map} {port} {result}"
+              % PY)
     code = main(["arena", "--server", refuse, "--player", "a=" + sleeper(tmp_path, True),
                  "--player", "b=" + sleeper(tmp_path, True), "--ours", "a", "--against", "b",
                  "--maps", "tiny3x3", "--out", str(tmp_path / "o.jsonl")])
