@@ -14,7 +14,8 @@ Results come from the server's result file (`-r`: the map name, then per player:
 stones, bank left, ok or disq.).  Points, for the player called ours: 1 for a first place
 alone, 1/t for a first place shared by t players, 0 otherwise (and 0 when disqualified);
 disqualified players have no place.  One JSON line per game goes to `--out` as soon as the
-game ends; `--resume` skips the games already there.
+game ends; `--resume` skips the games already there (but plays again those the harness could
+not play).  docs/strength.md shows the commands of the passes against the official programs.
 """
 
 from __future__ import annotations
@@ -37,10 +38,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Dict, IO, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from .bundled import bundled_map_bytes, find_map
+from .bundled import bundled_map_bytes, load_map_argument
 from .cli import UsageError, int_range, output_file, positive_float
 from .errors import ReversiError
-from .mapfile import read_map
 from .protocol import (CLIENT_TYPES, Decoder, Disqualification, EndOfGame, EndOfPhase1,
                        Group, MoveAnnouncement, PlayerNumber)
 from .sprt import elo_interval, parse_sprt, Sprt
@@ -56,6 +56,9 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # end of the game, before it is stopped.
 SERVER_START = 30.0
 CLIENT_EXIT = 10.0
+# So many games in a row that the harness could not play (a client that exits at once, a
+# server that never opens its port) end the series: the setup is wrong, not one game.
+ERRORS_IN_A_ROW = 3
 # How long a killed process group gets between SIGTERM and SIGKILL.
 KILL_GRACE = 2.0
 
@@ -179,8 +182,7 @@ def load_maps(arguments: Sequence[str]) -> List[MapEntry]:
     entries: List[MapEntry] = []
     seen: Set[str] = set()
     for argument in arguments:
-        source = find_map(argument)
-        game_map = read_map(source.text)
+        source, game_map = load_map_argument(argument)
         name = Path(source.label).name
         name = name[:-4] if name.endswith(".map") else name
         if name in seen:
@@ -766,6 +768,8 @@ def finish(record: Dict[str, Any], out: IO[str], records: Dict[str, Dict[str, An
     records[record["key"]] = record
     counter[0] += 1
     number = counter[0]
+    failed_before = counter[1] if len(counter) > 1 else 0
+    counter[1:] = [failed_before + 1 if record["outcome"] == "error" else 0]
     if record["outcome"] == "ok":
         stones = "-".join(str(seat.get("stones")) for seat in record["seats"])
         order = ",".join(seat["name"] for seat in record["seats"])
@@ -776,6 +780,9 @@ def finish(record: Dict[str, Any], out: IO[str], records: Dict[str, Dict[str, An
     print("[%d/%d] %s: %s (%.0f s)" % (number, total, record["key"], text,
                                         record["seconds"]), file=progress)
     progress.flush()
+    if counter[1] >= ERRORS_IN_A_ROW:
+        raise SetupError("%d games in a row could not be played, the last: %s (logs in %s)"
+                         % (counter[1], record["error"], record["logs"]))
 
 
 # --------------------------------------------------------------------------- the summary

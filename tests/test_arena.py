@@ -350,3 +350,18 @@ def test_relay_latency() -> None:
     print("\nmedian round trip of a 6-byte message on 127.0.0.1: direct %.0f us, through "
           "the relay %.0f us" % (direct_us, relayed_us))
     assert relayed_us > 0
+
+
+def test_clients_that_never_connect_end_the_series_after_three_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    quits = "%s -c pass {port}" % PY
+    code = main(["arena", "--server", sleeper(tmp_path, False), "--player", "a=" + quits,
+                 "--player", "b=" + quits, "--ours", "a", "--against", "b",
+                 "--maps", "tiny3x3", "sparks3p", "--out", str(out)])
+    assert code == 1
+    games = records(out)
+    assert [g["outcome"] for g in games] == ["error"] * 3
+    assert "(seat 1) did not connect: it exited with code 0" in games[0]["error"]
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith(
+        "reversi-ref arena: 3 games in a row could not be played")
