@@ -59,6 +59,8 @@ CLIENT_EXIT = 10.0
 # So many games in a row that the harness could not play (a client that exits at once, a
 # server that never opens its port) end the series: the setup is wrong, not one game.
 ERRORS_IN_A_ROW = 3
+# The end of the server's output kept in each game's server.log, in bytes.
+SERVER_LOG_TAIL = 64 * 1024
 # How long a killed process group gets between SIGTERM and SIGKILL.
 KILL_GRACE = 2.0
 
@@ -599,22 +601,24 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
     outcome, error = "ok", ""
     codes: List[Optional[int]] = []
 
-    def log_file(name: str) -> IO[bytes]:
-        handle = open(os.path.join(log_dir, name), "wb")
+    def log_file(path: str) -> IO[bytes]:
+        handle = open(path, "wb")
         logs.append(handle)
         return handle
 
+    # The server prints every board (megabytes on a 50x50 map): only its end is kept.
+    server_output = os.path.join(workdir, "server-output.txt")
     try:
         server = processes.start(fill(settings.server, dict(values, port=str(port))),
-                                 workdir, log_file("server.log"))
+                                 workdir, log_file(server_output))
         started.append(server)
         for seat, name in enumerate(game.seats, 1):
             relay = Relay(seat)
             relays.append(relay)
             words = fill(settings.players[name], {"port": str(relay.port), "host": HOST,
                                                   "seat": str(seat), "name": name})
-            client = processes.start(words, os.getcwd(),
-                                     log_file("seat%d-%s.log" % (seat, name)))
+            client = processes.start(words, os.getcwd(), log_file(
+                os.path.join(log_dir, "seat%d-%s.log" % (seat, name))))
             started.append(client)
             clients.append(client)
             first = relay.accept_client(
@@ -639,7 +643,7 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
     except SetupError as problem:
         for handle in logs:
             handle.flush()
-        said = read_text(os.path.join(log_dir, "server.log")).strip().splitlines()
+        said = read_text(server_output).strip().splitlines()
         raise SetupError("%s (map %s)%s" % (problem, game.map.path or game.map.argument,
                                             ": " + said[-1].strip() if said else "")) from None
     finally:
@@ -649,6 +653,7 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
             relay.close()
         for handle in logs:
             handle.close()
+        copy_tail(server_output, os.path.join(log_dir, "server.log"), SERVER_LOG_TAIL)
     if relays:
         with open(os.path.join(log_dir, "moves.txt"), "w", encoding="utf-8") as moves:
             moves.write("".join(line + "\n" for line in relays[0].events))
@@ -679,6 +684,18 @@ def seat_records(game: Game, played: Played, rows: Sequence[Dict[str, Any]], log
         seat["phase1_depth"] = round(sum(depths) / len(depths), 2) if depths else None
         seats.append(seat)
     return seats
+
+
+def copy_tail(source: str, target: str, size: int) -> None:
+    """Copy the last `size` bytes of `source` (if it exists) to `target`."""
+    try:
+        with open(source, "rb") as handle:
+            handle.seek(max(0, os.path.getsize(source) - size))
+            data = handle.read()
+    except OSError:
+        return
+    with open(target, "wb") as out:
+        out.write(data)
 
 
 def read_text(path: str) -> str:

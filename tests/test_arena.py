@@ -112,6 +112,7 @@ def check_game(record: Dict[str, Any], players: int) -> None:
     # The relay's record of the game agrees with what our client logged.
     moves = (Path(record["logs"]) / "moves.txt").read_text(encoding="utf-8").splitlines()
     assert moves[-1] == "end" and record["server_sent_end"]
+    assert "end" in (Path(record["logs"]) / "server.log").read_text(encoding="utf-8").lower()
     assert record["moves"] == sum(1 for line in moves if line.startswith("move "))
     view = client_view(record)
     assert view["me"] == record["ours_seat"]  # our client's own view of its number
