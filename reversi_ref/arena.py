@@ -956,6 +956,11 @@ def run_arena(args: argparse.Namespace) -> int:
         check_program(players[name], "--player %s" % name)
     maps = load_maps(expand_maps(args.maps, args.map_dir))
     games = schedule(maps, args.ours, opponents, args.passes)
+    if args.list:
+        for game in games:
+            print("%s\t%s" % (game.key, ",".join(game.seats)))
+        print("%d games" % len(games))
+        return 0
     if args.jobs > 1:
         print("reversi-ref arena: warning: %d games at a time share the processor cores, "
               "which distorts timed games" % args.jobs, file=sys.stderr)
@@ -1019,6 +1024,8 @@ def register(subparsers: Any) -> None:
                              "(default 60)")
     parser.add_argument("--keep-dirs", action="store_true",
                         help="keep each game's temporary server directory")
+    parser.add_argument("--list", action="store_true",
+                        help="print the games (key, players by seat) without playing them")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
                         help="also test the two-player pairs against these Elo bounds")
     parser.set_defaults(func=run_arena)

@@ -366,3 +366,16 @@ def test_clients_that_never_connect_end_the_series_after_three_games(
     assert "(seat 1) did not connect: it exited with code 0" in games[0]["error"]
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith(
         "reversi-ref arena: 3 games in a row could not be played")
+
+
+def test_list_shows_every_seat_rotation_of_every_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena(tmp_path / "o.jsonl", "--maps", "tiny3x3", "sparks3p", "--passes", "2",
+                 "--list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "10 games"
+    assert lines[:5] == ["1/rnd/tiny3x3/1\tus,rnd", "1/rnd/tiny3x3/2\trnd,us",
+                         "1/rnd/sparks3p/1\tus,rnd,rnd", "1/rnd/sparks3p/2\trnd,us,rnd",
+                         "1/rnd/sparks3p/3\trnd,rnd,us"]
+    assert lines[5:9] == [line.replace("1/", "2/", 1) for line in lines[:4]]
+    assert not (tmp_path / "o.jsonl").exists()
