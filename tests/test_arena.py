@@ -13,6 +13,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -379,3 +380,26 @@ def test_list_shows_every_seat_rotation_of_every_pass(
                          "1/rnd/sparks3p/3\trnd,rnd,us"]
     assert lines[5:9] == [line.replace("1/", "2/", 1) for line in lines[:4]]
     assert not (tmp_path / "o.jsonl").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process is POSIX")
+def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
+    argv = [PY, "-m", "reversi_ref", "arena", "--server", sleeper(tmp_path, False),
+            "--player", "a=" + sleeper(tmp_path, True), "--player", "b=" + sleeper(tmp_path, True),
+            "--ours", "a", "--against", "b", "--maps", "tiny3x3",
+            "--out", str(tmp_path / "o.jsonl")]
+    arena_process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("pid*"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)  # the last client's connection reaches the relay
+    arena_process.send_signal(signal.SIGINT)
+    _, err = arena_process.communicate(timeout=60)
+    assert arena_process.returncode == 130
+    assert err.strip() == "reversi-ref arena: interrupted"
+    pids = [int(path.name[3:]) for path in tmp_path.glob("pid*")]
+    assert len(pids) == 3
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
