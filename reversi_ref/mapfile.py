@@ -57,6 +57,7 @@ and on header tokens that are not written canonically, for `reversi-ref lint`.
 from __future__ import annotations
 
 import re
+from itertools import compress
 from pathlib import Path
 from typing import (Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
@@ -99,6 +100,10 @@ _CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
 _BATCH_MIN = 256       # transitions are read in stretches of this many characters at first,
 _BATCH_MAX = 1 << 16   # ... doubling up to this many while every transition is well-formed
 _STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
+# The rest of a token from the first character strtol cannot read on (tokens joined by spaces).
+_STRTOL_TAIL = re.compile(r"[^0-9 +\-\v\f][^ ]*")
+# A number int() reads as strtol does, and without saturating.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
 _CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONG_MAX = 2 ** 63 - 1
 _LONG_MIN = -2 ** 63
@@ -476,12 +481,22 @@ def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Ma
                            problem=PROBLEM_INVALID_FIELD)
 
 
-class _Numbers(Dict[str, int]):
-    """Transition numbers by token, each read as `_number` reads it when first asked for."""
-
-    def __missing__(self, text: str) -> int:
-        value = self[text] = _number(text)
-        return value
+def _numbers(texts: List[str]) -> List[int]:
+    """Each text's number as `_number` reads it, read together (a Python call per text costs
+    more than the reading itself)."""
+    # What strtol reads of each text (sign and digits, perhaps after \v or \f); the same
+    # number as the text's.
+    heads = _STRTOL_TAIL.sub("", " ".join(texts)).split(" ")
+    distinct = list(set(heads))
+    plain = list(compress(distinct, map(_PLAIN_NUMBER.fullmatch, distinct)))
+    values = list(map(int, plain))
+    if values and not (-2 ** 31 <= min(values) and max(values) < 2 ** 31):
+        values = list(map(_int32, values))
+    lookup = dict(zip(plain, values))
+    for head in distinct:
+        if head not in lookup:  # no digits, whitespace, or too long: read as strtol does
+            lookup[head] = _number(head)
+    return list(map(lookup.__getitem__, heads))
 
 
 def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
@@ -510,8 +525,13 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     arrows = words[3:7 * whole_groups:7]
     groups = whole_groups if arrows.count(ARROW) == whole_groups else (
         [arrow == ARROW for arrow in arrows].index(False))
-    # The tokens' numbers (the arrows' too, unused); each distinct token is read once.
-    values = list(map(_Numbers(_SMALL_NUMBERS).__getitem__, words[:7 * groups]))
+    # The tokens' numbers (the arrows' too, unused); each distinct token is read once, those
+    # not small decimal numbers all together.
+    read_words = words[:7 * groups]
+    unusual = list(set(read_words).difference(_SMALL_NUMBERS))
+    lookup = dict(zip(unusual, _numbers(unusual))) if unusual else {}
+    lookup.update(_SMALL_NUMBERS)
+    values = list(map(lookup.__getitem__, read_words))
     width, height = m.width, m.height
     read = 0
     for x1, y1, d1, _, x2, y2, d2 in zip(*[iter(values)] * 7):
