@@ -501,11 +501,13 @@ def _numbers(texts: List[str]) -> List[int]:
 
 def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
                            kept: List[Optional[Tuple[int, ...]]], taken: Dict[Side, int],
-                           self_joins: Dict[Side, Tuple[int, Tuple[int, int]]]
+                           self_joins: Dict[Side, Tuple[int, Tuple[int, int]]],
+                           notes: Optional[List[MapNote]], repeats: Dict[Side, List[int]]
                            ) -> Tuple[int, bool]:
     """Read the well-formed transitions in about `chars` characters of text, as
     `_read_transitions` would one by one, numbering them from `number`; stop before the first
-    that has a problem (whose message needs the token's place).
+    that has a problem (whose message needs the token's place), and with `notes` also before
+    the first that needs its own place for a note (a new self-join, a side's first repeat).
     Return how many were read and whether they were all the stretch held (at least one)."""
     text = tokens.text
     start = tokens.position
@@ -544,8 +546,12 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
             # A kept self-join's side faces out and is not taken (taking it drops the
             # self-join), so a repeat needs no more checks.
             if side1 in self_joins:
+                if notes is not None:
+                    if side1 not in repeats:
+                        break
+                    repeats[side1][3] += 1
                 kept.append(None)
-            elif side1 in taken or not _faces_out(side1, m):
+            elif side1 in taken or not _faces_out(side1, m) or notes is not None:
                 break
             else:
                 self_joins[side1] = (number + read, (0, 0))
@@ -556,10 +562,9 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
                 break
             taken[side1] = taken[side2] = number + read
             # A side joined to itself before and now elsewhere: the self-join is dropped.
-            if side1 in self_joins:
-                kept[self_joins.pop(side1)[0]] = None
-            if side2 in self_joins:
-                kept[self_joins.pop(side2)[0]] = None
+            for side in (side1, side2):
+                if side in self_joins:
+                    _drop_self_join(side, number + read, kept, self_joins, notes)
             kept.append(side1 + side2)
         read += 1
     if read == whole_groups:
@@ -580,6 +585,27 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     return read, False
 
 
+def _drop_self_join(side: Side, number: int, kept: List[Optional[Tuple[int, ...]]],
+                    self_joins: Dict[Side, Tuple[int, Tuple[int, int]]],
+                    notes: Optional[List[MapNote]]) -> None:
+    """Drop the kept self-join of `side`, which transition `number` joins elsewhere."""
+    earlier, (line, column) = self_joins.pop(side)
+    kept[earlier] = None
+    if notes is not None:
+        notes.append(MapNote(line, column, "replaced-self-join",
+                             "side %s joined to itself here is joined elsewhere by transition "
+                             "%d, which applies" % (side, number)))
+
+
+def _repeat_notes(repeats: Dict[Side, List[int]]) -> Iterator[MapNote]:
+    """One note per side joined to itself again, at its first repeat."""
+    for side, (line, column, first, more) in repeats.items():
+        later = ", and again by %d later transition%s" % (more, "s"[more == 1:]) if more else ""
+        yield MapNote(line, column, "repeated-self-join",
+                      "side %s is joined to itself again (transition %d already does it)%s; "
+                      "no change" % (side, first, later))
+
+
 def _read_transitions(tokens: _Scanner, m: Map,
                       notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
     """The effective transitions (see the module's docstring); notes only when asked for."""
@@ -587,22 +613,24 @@ def _read_transitions(tokens: _Scanner, m: Map,
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
     # kept self-join -> its number and (for a note) its place
     self_joins: Dict[Side, Tuple[int, Tuple[int, int]]] = {}
+    # side joined to itself again -> the first repeat's line and column, the self-join's
+    # number, and how many more repeats follow (one note per side)
+    repeats: Dict[Side, List[int]] = {}
     small = _SMALL_NUMBERS.get
     width, height = m.width, m.height
     number = 0
     chars = _BATCH_MIN
     while True:
         # Well-formed transitions are read a stretch at a time, growing while that goes well;
-        # the first one that is not (and the end of the text) is read alone below.
-        # (Lint notes need places, so `read_map_notes` reads them one by one throughout.)
-        if notes is None:
-            done, whole = _read_transition_batch(tokens, chars, number, m, kept, taken,
-                                                 self_joins)
-            number += done
-            if whole:
-                chars = min(2 * chars, _BATCH_MAX)
-                continue
-            chars = _BATCH_MIN
+        # the first one that is not (or needs its place for a note), and the end of the text,
+        # are read alone below.
+        done, whole = _read_transition_batch(tokens, chars, number, m, kept, taken,
+                                             self_joins, notes, repeats)
+        number += done
+        if whole:
+            chars = min(2 * chars, _BATCH_MAX)
+            continue
+        chars = _BATCH_MIN
         words = _take_transition(tokens, number)
         if words is None:
             break
@@ -634,24 +662,21 @@ def _read_transitions(tokens: _Scanner, m: Map,
                 kept.append(side1 + side2)
             else:
                 if notes is not None:
-                    token = tokens.token_at(words.start(1), texts[0])
-                    notes.append(MapNote(token.line, token.column, "repeated-self-join",
-                                         "side %s is joined to itself again (transition %d "
-                                         "already does it); no change"
-                                         % (side1, self_joins[side1][0])))
+                    if side1 in repeats:
+                        repeats[side1][3] += 1
+                    else:
+                        line, column = tokens.place(words.start(1))
+                        repeats[side1] = [line, column, self_joins[side1][0], 0]
                 kept.append(None)
         else:
             for side in (side1, side2):
                 taken[side] = number
                 if side in self_joins:
-                    earlier, (line, column) = self_joins.pop(side)
-                    kept[earlier] = None
-                    if notes is not None:
-                        notes.append(MapNote(line, column, "replaced-self-join",
-                                             "side %s joined to itself here is joined elsewhere "
-                                             "by transition %d, which applies" % (side, number)))
+                    _drop_self_join(side, number, kept, self_joins, notes)
             kept.append(side1 + side2)
         number += 1
+    if notes is not None:
+        notes.extend(_repeat_notes(repeats))
     return tuple(Transition._make(t) for t in kept if t is not None)
 
 
