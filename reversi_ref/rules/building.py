@@ -240,8 +240,11 @@ def free_tile_targets(state: GameState, player: int) -> Iterator[Cell]:
     from any step is unique, so it would meet the other line's free tile first), so testing
     each free tile forwards walks each step of the board at most once.
     """
-    free = [cell_of_index(state, i) for i, cell in enumerate(state.board) if cell in FREE_TILES]
-    if len(free) <= state.board.count(stone_of(player)):
+    mine = stone_of(player)
+    if sum(1 for cell in state.board if cell in FREE_TILES) <= sum(
+            1 for cell in state.board if cell == mine):
+        free = (cell_of_index(state, i) for i, cell in enumerate(state.board)
+                if cell in FREE_TILES)
         return (cell for cell in free if has_capture(state, player, cell[0], cell[1]))
     return (cell for cell in iter_capture_targets(state, player)
             if state.cell(cell[0], cell[1]) in FREE_TILES)
