@@ -94,6 +94,7 @@ _SEPARATORS = " \t\n\r"
 _SEPARATOR = re.compile(r"[ \t\n\r]")
 _SEVEN_TOKENS = re.compile(r"[ \t\n\r]*" + r"[ \t\n\r]+".join([r"([^ \t\n\r]+)"] * 7))
 _SMALL_NUMBERS = {str(value): value for value in range(1001)}  # as strtol reads them
+_TRANSITION_WORDS = dict(_SMALL_NUMBERS, **{ARROW: 0})  # the usual tokens of a transition
 _UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
 _CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
 _CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
@@ -527,13 +528,16 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     arrows = words[3:7 * whole_groups:7]
     groups = whole_groups if arrows.count(ARROW) == whole_groups else (
         [arrow == ARROW for arrow in arrows].index(False))
-    # The tokens' numbers (the arrows' too, unused); each distinct token is read once, those
-    # not small decimal numbers all together.
+    # The tokens' numbers (the arrows' too, unused): small decimal numbers are looked up; if
+    # there are others, each distinct one is read once, all together.
     read_words = words[:7 * groups]
-    unusual = list(set(read_words).difference(_SMALL_NUMBERS))
-    lookup = dict(zip(unusual, _numbers(unusual))) if unusual else {}
-    lookup.update(_SMALL_NUMBERS)
-    values = list(map(lookup.__getitem__, read_words))
+    try:
+        values = list(map(_TRANSITION_WORDS.__getitem__, read_words))
+    except KeyError:
+        unusual = list(set(read_words).difference(_TRANSITION_WORDS))
+        lookup = dict(zip(unusual, _numbers(unusual)))
+        lookup.update(_TRANSITION_WORDS)
+        values = list(map(lookup.__getitem__, read_words))
     width, height = m.width, m.height
     read = 0
     for x1, y1, d1, _, x2, y2, d2 in zip(*[iter(values)] * 7):
