@@ -27,7 +27,7 @@ def targets_one_by_one(state: GameState, player: int) -> list:  # type: ignore[t
             if building_target_error(state, player, x, y) is None]
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(text=maps(max_size=8, max_transitions=16), seed=st.integers(0, 2 ** 32 - 1),
        overrides=st.lists(st.sampled_from((0, 0, 1, 2)), min_size=8, max_size=8))
