@@ -57,6 +57,7 @@ and on header tokens that are not written canonically, for `reversi-ref lint`.
 from __future__ import annotations
 
 import re
+from itertools import compress
 from pathlib import Path
 from typing import (Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
@@ -93,12 +94,17 @@ _SEPARATORS = " \t\n\r"
 _SEPARATOR = re.compile(r"[ \t\n\r]")
 _SEVEN_TOKENS = re.compile(r"[ \t\n\r]*" + r"[ \t\n\r]+".join([r"([^ \t\n\r]+)"] * 7))
 _SMALL_NUMBERS = {str(value): value for value in range(1001)}  # as strtol reads them
+_TRANSITION_WORDS = dict(_SMALL_NUMBERS, **{ARROW: 0})  # the usual tokens of a transition
 _UNUSUAL = re.compile(r"[^ -~\t\n\r]")  # what str.split() may treat otherwise than the server
 _CHUNK_MIN = 64        # cells read a stretch at a time while at least this many are wanted ...
 _CHUNK_MAX = 1 << 16   # ... in stretches of about this many characters
 _BATCH_MIN = 256       # transitions are read in stretches of this many characters at first,
 _BATCH_MAX = 1 << 16   # ... doubling up to this many while every transition is well-formed
 _STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)")
+# The rest of a token from the first character strtol cannot read on (tokens joined by spaces).
+_STRTOL_TAIL = re.compile(r"[^0-9 +\-\v\f][^ ]*")
+# A number int() reads as strtol does, and without saturating.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
 _CANONICAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONG_MAX = 2 ** 63 - 1
 _LONG_MIN = -2 ** 63
@@ -476,21 +482,33 @@ def _check_transition(tokens: _Scanner, words: re.Match[str], number: int, m: Ma
                            problem=PROBLEM_INVALID_FIELD)
 
 
-class _Numbers(Dict[str, int]):
-    """Transition numbers by token, each read as `_number` reads it when first asked for."""
-
-    def __missing__(self, text: str) -> int:
-        value = self[text] = _number(text)
-        return value
+def _numbers(texts: List[str]) -> List[int]:
+    """Each text's number as `_number` reads it, read together (a Python call per text costs
+    more than the reading itself)."""
+    # What strtol reads of each text (sign and digits, perhaps after \v or \f); the same
+    # number as the text's.
+    heads = _STRTOL_TAIL.sub("", " ".join(texts)).split(" ")
+    distinct = list(set(heads))
+    plain = list(compress(distinct, map(_PLAIN_NUMBER.fullmatch, distinct)))
+    values = list(map(int, plain))
+    if values and not (-2 ** 31 <= min(values) and max(values) < 2 ** 31):
+        values = list(map(_int32, values))
+    lookup = dict(zip(plain, values))
+    for head in distinct:
+        if head not in lookup:  # no digits, whitespace, or too long: read as strtol does
+            lookup[head] = _number(head)
+    return list(map(lookup.__getitem__, heads))
 
 
 def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
                            kept: List[Optional[Tuple[int, ...]]], taken: Dict[Side, int],
-                           self_joins: Dict[Side, Tuple[int, Tuple[int, int]]]
+                           self_joins: Dict[Side, Tuple[int, Tuple[int, int]]],
+                           notes: Optional[List[MapNote]], repeats: Dict[Side, List[int]]
                            ) -> Tuple[int, bool]:
     """Read the well-formed transitions in about `chars` characters of text, as
     `_read_transitions` would one by one, numbering them from `number`; stop before the first
-    that has a problem (whose message needs the token's place).
+    that has a problem (whose message needs the token's place), and with `notes` also before
+    the first that needs its own place for a note (a new self-join, a side's first repeat).
     Return how many were read and whether they were all the stretch held (at least one)."""
     text = tokens.text
     start = tokens.position
@@ -510,8 +528,16 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     arrows = words[3:7 * whole_groups:7]
     groups = whole_groups if arrows.count(ARROW) == whole_groups else (
         [arrow == ARROW for arrow in arrows].index(False))
-    # The tokens' numbers (the arrows' too, unused); each distinct token is read once.
-    values = list(map(_Numbers(_SMALL_NUMBERS).__getitem__, words[:7 * groups]))
+    # The tokens' numbers (the arrows' too, unused): small decimal numbers are looked up; if
+    # there are others, each distinct one is read once, all together.
+    read_words = words[:7 * groups]
+    try:
+        values = list(map(_TRANSITION_WORDS.__getitem__, read_words))
+    except KeyError:
+        unusual = list(set(read_words).difference(_TRANSITION_WORDS))
+        lookup = dict(zip(unusual, _numbers(unusual)))
+        lookup.update(_TRANSITION_WORDS)
+        values = list(map(lookup.__getitem__, read_words))
     width, height = m.width, m.height
     read = 0
     for x1, y1, d1, _, x2, y2, d2 in zip(*[iter(values)] * 7):
@@ -524,8 +550,12 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
             # A kept self-join's side faces out and is not taken (taking it drops the
             # self-join), so a repeat needs no more checks.
             if side1 in self_joins:
+                if notes is not None:
+                    if side1 not in repeats:
+                        break
+                    repeats[side1][3] += 1
                 kept.append(None)
-            elif side1 in taken or not _faces_out(side1, m):
+            elif side1 in taken or not _faces_out(side1, m) or notes is not None:
                 break
             else:
                 self_joins[side1] = (number + read, (0, 0))
@@ -536,10 +566,9 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
                 break
             taken[side1] = taken[side2] = number + read
             # A side joined to itself before and now elsewhere: the self-join is dropped.
-            if side1 in self_joins:
-                kept[self_joins.pop(side1)[0]] = None
-            if side2 in self_joins:
-                kept[self_joins.pop(side2)[0]] = None
+            for side in (side1, side2):
+                if side in self_joins:
+                    _drop_self_join(side, number + read, kept, self_joins, notes)
             kept.append(side1 + side2)
         read += 1
     if read == whole_groups:
@@ -560,6 +589,27 @@ def _read_transition_batch(tokens: _Scanner, chars: int, number: int, m: Map,
     return read, False
 
 
+def _drop_self_join(side: Side, number: int, kept: List[Optional[Tuple[int, ...]]],
+                    self_joins: Dict[Side, Tuple[int, Tuple[int, int]]],
+                    notes: Optional[List[MapNote]]) -> None:
+    """Drop the kept self-join of `side`, which transition `number` joins elsewhere."""
+    earlier, (line, column) = self_joins.pop(side)
+    kept[earlier] = None
+    if notes is not None:
+        notes.append(MapNote(line, column, "replaced-self-join",
+                             "side %s joined to itself here is joined elsewhere by transition "
+                             "%d, which applies" % (side, number)))
+
+
+def _repeat_notes(repeats: Dict[Side, List[int]]) -> Iterator[MapNote]:
+    """One note per side joined to itself again, at its first repeat."""
+    for side, (line, column, first, more) in repeats.items():
+        later = ", and again by %d later transition%s" % (more, "s"[more == 1:]) if more else ""
+        yield MapNote(line, column, "repeated-self-join",
+                      "side %s is joined to itself again (transition %d already does it)%s; "
+                      "no change" % (side, first, later))
+
+
 def _read_transitions(tokens: _Scanner, m: Map,
                       notes: Optional[List[MapNote]]) -> Tuple[Transition, ...]:
     """The effective transitions (see the module's docstring); notes only when asked for."""
@@ -567,22 +617,24 @@ def _read_transitions(tokens: _Scanner, m: Map,
     taken: Dict[Side, int] = {}                      # side -> number of the joining transition
     # kept self-join -> its number and (for a note) its place
     self_joins: Dict[Side, Tuple[int, Tuple[int, int]]] = {}
+    # side joined to itself again -> the first repeat's line and column, the self-join's
+    # number, and how many more repeats follow (one note per side)
+    repeats: Dict[Side, List[int]] = {}
     small = _SMALL_NUMBERS.get
     width, height = m.width, m.height
     number = 0
     chars = _BATCH_MIN
     while True:
         # Well-formed transitions are read a stretch at a time, growing while that goes well;
-        # the first one that is not (and the end of the text) is read alone below.
-        # (Lint notes need places, so `read_map_notes` reads them one by one throughout.)
-        if notes is None:
-            done, whole = _read_transition_batch(tokens, chars, number, m, kept, taken,
-                                                 self_joins)
-            number += done
-            if whole:
-                chars = min(2 * chars, _BATCH_MAX)
-                continue
-            chars = _BATCH_MIN
+        # the first one that is not (or needs its place for a note), and the end of the text,
+        # are read alone below.
+        done, whole = _read_transition_batch(tokens, chars, number, m, kept, taken,
+                                             self_joins, notes, repeats)
+        number += done
+        if whole:
+            chars = min(2 * chars, _BATCH_MAX)
+            continue
+        chars = _BATCH_MIN
         words = _take_transition(tokens, number)
         if words is None:
             break
@@ -614,24 +666,21 @@ def _read_transitions(tokens: _Scanner, m: Map,
                 kept.append(side1 + side2)
             else:
                 if notes is not None:
-                    token = tokens.token_at(words.start(1), texts[0])
-                    notes.append(MapNote(token.line, token.column, "repeated-self-join",
-                                         "side %s is joined to itself again (transition %d "
-                                         "already does it); no change"
-                                         % (side1, self_joins[side1][0])))
+                    if side1 in repeats:
+                        repeats[side1][3] += 1
+                    else:
+                        line, column = tokens.place(words.start(1))
+                        repeats[side1] = [line, column, self_joins[side1][0], 0]
                 kept.append(None)
         else:
             for side in (side1, side2):
                 taken[side] = number
                 if side in self_joins:
-                    earlier, (line, column) = self_joins.pop(side)
-                    kept[earlier] = None
-                    if notes is not None:
-                        notes.append(MapNote(line, column, "replaced-self-join",
-                                             "side %s joined to itself here is joined elsewhere "
-                                             "by transition %d, which applies" % (side, number)))
+                    _drop_self_join(side, number, kept, self_joins, notes)
             kept.append(side1 + side2)
         number += 1
+    if notes is not None:
+        notes.extend(_repeat_notes(repeats))
     return tuple(Transition._make(t) for t in kept if t is not None)
 
 

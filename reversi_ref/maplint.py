@@ -8,7 +8,8 @@ warnings; 2 for a usage error (argparse's convention).
 Warnings, each with the line and column of the token concerned:
 - `non-canonical-number`: a header number not written as plain decimal digits, or one the server
   takes modulo 256 or 2**32 (`1.5`, `+3`, `007`, `2abc`, `300` overrides);
-- `repeated-self-join`: a side joined to itself again (no change);
+- `repeated-self-join`: a side joined to itself again (no change); one warning per side, at
+  its first repeat, counting the later ones;
 - `replaced-self-join`: a side joined to itself and later joined elsewhere; the later transition
   applies;
 - `unreachable-cells`: non-hole cells that no walk (RULES.md 2, any direction, through
@@ -74,9 +75,13 @@ def lint_notes(text: str) -> List[MapNote]:
     """Every warning for a map text (raises MapError when the server would reject it)."""
     m, notes = read_map_notes(text)
     state = initial_state(m)
-    tokens = list(tokenize(text))
-    for region in unreachable_regions(state):
-        token = tokens[HEADER_TOKENS + region[0]]
+    regions = unreachable_regions(state)
+    # The tokens of the regions' first cells, found reading only as far as the last of them.
+    wanted = {HEADER_TOKENS + region[0] for region in regions}
+    places = {number: token for number, token in zip(range(max(wanted, default=-1) + 1),
+                                                       tokenize(text)) if number in wanted}
+    for region in regions:
+        token = places[HEADER_TOKENS + region[0]]
         first = region[0]
         notes.append(MapNote(token.line, token.column, "unreachable-cells",
                              "%d cell(s) from (%d,%d) on can never be captured or played: no "

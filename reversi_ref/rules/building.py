@@ -6,7 +6,7 @@ Rules text: docs/rules.md#3-the-building-phase.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..errors import IllegalMoveError
 from ..geometry import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION, PLAYER_STONES, Cell
@@ -99,10 +99,14 @@ def capture_targets(state: GameState, player: int) -> Set[Cell]:
     most once per line end, so the whole board costs about one pass over it, where testing
     each cell forwards can walk a long line once per cell.
     """
-    targets: Set[Cell] = set()
+    return set(iter_capture_targets(state, player))
+
+
+def iter_capture_targets(state: GameState, player: int) -> Iterator[Cell]:
+    """RULES.md 3: the cells of `capture_targets`, as the walks back meet them (a cell may come
+    more than once); a caller that needs only the first stops the walks there."""
     for stone, last in capture_line_ends(state, player):
-        walk_capture_line_back(state, player, stone, last, targets)
-    return targets
+        yield from walk_capture_line_back(state, player, stone, last)
 
 
 def cell_of_index(state: GameState, index: int) -> Cell:
@@ -137,10 +141,10 @@ def capture_line_ends(state: GameState, player: int) -> List[Tuple[Cell, Positio
     return ends
 
 
-def walk_capture_line_back(state: GameState, player: int, stone: Cell, last: Position,
-                           targets: Set[Cell]) -> None:
-    """RULES.md 3: add to `targets` every cell whose line, walked forwards, collects at least
-    one cell and ends at `stone` with `last`, a collectable cell, the position just before it.
+def walk_capture_line_back(state: GameState, player: int, stone: Cell,
+                           last: Position) -> Iterator[Cell]:
+    """RULES.md 3: yield every cell whose line, walked forwards, collects at least one cell and
+    ends at `stone` with `last`, a collectable cell, the position just before it.
 
     Going back from `stone`: a collectable cell is collected by every line that starts further
     back, and is itself a target when it collected something behind it (unless its own line
@@ -160,13 +164,13 @@ def walk_capture_line_back(state: GameState, player: int, stone: Cell, last: Pos
             if is_collectable(state.cell(cell[0], cell[1]), player):
                 # Its line collects `line_cells`; it is no target if that line meets it again.
                 if cell not in line_cells:
-                    targets.add(cell)
+                    yield cell
                 line_cells.add(cell)
                 pending.append((source, line_cells))
             elif cell != stone:
                 # An empty or special tile or any player's stone ends the walk back: the
                 # line from here captures.
-                targets.add(cell)
+                yield cell
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -218,9 +222,32 @@ def specials_for(state: GameState, x: int, y: int) -> Tuple[int, ...]:
 
 def building_targets(state: GameState, player: int) -> List[Cell]:
     """RULES.md 3: every cell where `player` may place a stone, sorted by (y, x)."""
-    targets = capture_targets(state, player)
+    if state.overrides[player - 1] >= 1:
+        targets = capture_targets(state, player)
+    else:
+        # Without an override stone only free tiles can be targets (see `building_target_error`).
+        targets = set(free_tile_targets(state, player))
     return [(x, y) for y in range(state.height) for x in range(state.width)
             if is_legal_building_target(state, player, x, y, targets)]
+
+
+def free_tile_targets(state: GameState, player: int) -> Iterator[Cell]:
+    """RULES.md 3: the free tiles (empty, choice, inversion, bonus) from which at least one
+    direction captures for `player` (a cell may come more than once).
+
+    Found from whichever is fewer, the free tiles or the mover's stones.  Lines that start on
+    free tiles never share a step (a line crosses only collectable cells, and the walk back
+    from any step is unique, so it would meet the other line's free tile first), so testing
+    each free tile forwards walks each step of the board at most once.
+    """
+    mine = stone_of(player)
+    if sum(1 for cell in state.board if cell in FREE_TILES) <= sum(
+            1 for cell in state.board if cell == mine):
+        free = (cell_of_index(state, i) for i, cell in enumerate(state.board)
+                if cell in FREE_TILES)
+        return (cell for cell in free if has_capture(state, player, cell[0], cell[1]))
+    return (cell for cell in iter_capture_targets(state, player)
+            if state.cell(cell[0], cell[1]) in FREE_TILES)
 
 
 def building_moves(state: GameState, player: int) -> List[Move]:
@@ -230,8 +257,16 @@ def building_moves(state: GameState, player: int) -> List[Move]:
 
 
 def has_building_move(state: GameState, player: int) -> bool:
-    """RULES.md 3 and 4: whether `player` has at least one legal building move."""
-    return bool(building_targets(state, player))
+    """RULES.md 3 and 4: whether `player` has at least one legal building move.
+
+    The same targets as `building_targets`, but it stops at the first one found.
+    """
+    if state.overrides[player - 1] >= 1:
+        # With an override stone an expansion stone is always a target, and so is every other
+        # cell from which a line captures (a hole never is one).
+        return EXPANSION in state.board or any(True for _ in iter_capture_targets(state, player))
+    # Without one, only a free tile with a capture.
+    return any(True for _ in free_tile_targets(state, player))
 
 
 def special_error(state: GameState, move: Move) -> Optional[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -127,10 +127,10 @@ def closes_through_target() -> None:
     original = getattr(building, "walk_capture_line_back")
 
     def walk_capture_line_back(state: GameState, player: int, stone: tuple,  # type: ignore[type-arg]
-                               last: tuple, targets: set) -> None:  # type: ignore[type-arg]
+                               last: tuple) -> Iterator[tuple]:  # type: ignore[type-arg]
         # Legal moves walk lines back from the mover's stones: the same bug there is a line
         # that leads back to `stone` through collectable cells closing on `stone` itself.
-        original(state, player, stone, last, targets)
+        yield from original(state, player, stone, last)
         position, seen = last, {(last[0], last[1])}
         while True:
             sources = getattr(building, "steps_into")(state, position[0], position[1], position[2])
@@ -139,7 +139,7 @@ def closes_through_target() -> None:
             position = sources[0]
             cell = (position[0], position[1])
             if cell == stone:
-                targets.add(stone)
+                yield stone
                 return
             if not building.is_collectable(state.cell(cell[0], cell[1]), player):
                 return

@@ -3,6 +3,7 @@
 
     python3 tests/hostile/measure.py parse EXPR            read_map(EXPR) (EXPR: Python text)
     python3 tests/hostile/measure.py parse-file MAP        read_map of a map file's text
+    python3 tests/hostile/measure.py lint-file MAP         `reversi-ref lint MAP`
     python3 tests/hostile/measure.py client-map EXPR       `reversi-ref client` sent EXPR's bytes
                                                            as its map by a fake server
     python3 tests/hostile/measure.py seating K             `reversi-ref serve -z 20` with K silent
@@ -221,7 +222,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Measure one case; print its JSON line."""
     parser = argparse.ArgumentParser(prog="tests/hostile/measure.py", description=__doc__.split(
         "\n\n")[0])
-    parser.add_argument("case", choices=["parse", "parse-file", "client-map", "seating"])
+    parser.add_argument("case", choices=["parse", "parse-file", "lint-file", "client-map",
+                                         "seating"])
     parser.add_argument("what", help="a Python expression giving the text (bytes for "
                                      "client-map), or a map file for parse-file")
     parser.add_argument("--python", default=sys.executable)
@@ -230,6 +232,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.case == "seating":
         print(json.dumps(seating(args.python, int(args.what), 20.0, args.root)))
+        return 0
+    if args.case == "lint-file":
+        run = run_bounded([args.python, "-m", "reversi_ref", "lint", str(Path(args.what).resolve())],
+                          args.timeout, root=args.root)
+        print(json.dumps(report(run, args.python)))
         return 0
     if args.case == "client-map":
         payload = eval(args.what)  # a measurement script's own argument, e.g. b"9 " * 8388608
