@@ -374,10 +374,11 @@ def run_search_case(args: argparse.Namespace) -> int:
     depths = parse_depths(args.depth)
     if len(depths) > 1:
         raise ReversiError("search: --depth takes one value")
-    depth = depths[0] if depths else searchbench.FIXED_DEPTH
+    depth = depths[0] if depths else None
     if args.compare:
         cpython, pypy = find_interpreters()
-        child_args = ["search", "-t", "%g" % seconds, "--depth", str(depth)]
+        child_args = ["search", "-t", "%g" % seconds] + (
+            ["--depth", str(depth)] if depth is not None else [])
         for path in args.map or []:
             child_args += ["--map", path]
         slow = run_child(cpython, child_args)
@@ -398,7 +399,7 @@ def run_search_case(args: argparse.Namespace) -> int:
         if differs:
             print("differs from %s: %s" % (args.against, differs))
             return 1
-        print("same moves and values at depth %d as %s" % (depth, args.against))
+        print("same moves and values at the fixed depths as %s" % args.against)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     return 0
@@ -461,7 +462,9 @@ def register(subparsers: Any) -> None:
                              "several; default: othello8x8, labyrinth50x50 and octagon8p)")
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
-                             "depth taking at least --min-time)")
+                             "depth taking at least --min-time); search: the fixed depth "
+                             "(default %d, %s)" % (searchbench.FIXED_DEPTH, ", ".join(
+                                 "%s %d" % item for item in searchbench.FIXED_DEPTHS.items())))
     parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
     parser.add_argument("--min-time", type=positive_float, default=1.0, metavar="SECONDS",

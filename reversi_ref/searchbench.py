@@ -38,6 +38,11 @@ REAL_MAPS = ("fightclub__original", "fightclub__2013_comp_5_2p", "fightclub__201
 # Plies of the deterministic game at which positions are taken.
 PLIES = (6, 20, 40)
 FIXED_DEPTH = 4
+# Maps searched less deep by default (CPython would take minutes per position at 4).
+FIXED_DEPTHS = {"labyrinth50x50": 3}
+# The searcher reads its clock every few nodes; the bench's CPU clock (a system call of a
+# few microseconds here) is read at one of this many reads, the last value reused between.
+CLOCK_EVERY = 8
 WARM_DEPTH = 2
 MAX_DEPTH = 64
 
@@ -89,6 +94,21 @@ def bench_positions(game_map: Map, plies: Sequence[int] = PLIES) -> List[Tuple[i
     return found
 
 
+class CpuClock:
+    """This process's CPU time, read from the system at every CLOCK_EVERY-th call (as cheap
+    to poll as the client's wall clock)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.now = time.process_time()
+
+    def __call__(self) -> float:
+        self.calls += 1
+        if self.calls % CLOCK_EVERY == 0:
+            self.now = time.process_time()
+        return self.now
+
+
 class Bench:
     """One map's engine, analysis and a fresh searcher per search."""
 
@@ -100,7 +120,7 @@ class Bench:
         """A searcher with empty tables on `state`, stopping at CPU time `deadline`."""
         self.engine.load_state(state)
         evaluator = Evaluator(self.engine, self.analysis, DEFAULT_CONFIG)
-        searcher = Searcher(self.engine, evaluator, DEFAULT_CONFIG, clock=time.process_time)
+        searcher = Searcher(self.engine, evaluator, DEFAULT_CONFIG, clock=CpuClock())
         searcher.reset(self.engine.to_move)
         searcher.deadline = deadline
         return searcher
@@ -139,7 +159,7 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int) -> Result:
         fixed = bench.fixed_depth(state, depth)
         timed = bench.fixed_time(state, seconds) if seconds > 0 else None
         rows.append({"ply": ply, "fixed": fixed, "timed": timed})
-    result: Result = {"map": name, "players": game_map.players,
+    result: Result = {"map": name, "players": game_map.players, "depth": depth,
                       "size": "%dx%d" % (game_map.width, game_map.height), "positions": rows}
     if rows:
         result["median_depth_seconds"] = statistics.median(r["fixed"]["seconds"] for r in rows)
@@ -154,13 +174,16 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int) -> Result:
     return result
 
 
-def run_search_bench(paths: Sequence[str], seconds: float, depth: int) -> Result:
-    """The figures for every map (the given ones, or the default ones)."""
+def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int]) -> Result:
+    """The figures for every map (the given ones, or the default ones); `depth` None: each
+    map's default fixed depth."""
     arguments = list(paths) or default_map_arguments()
     maps = []
     for argument in arguments:
         source, game_map = load_map_argument(argument)
-        maps.append(bench_map(Path(source.label).stem, game_map, seconds, depth))
+        name = Path(source.label).stem
+        fixed = depth if depth is not None else FIXED_DEPTHS.get(name, FIXED_DEPTH)
+        maps.append(bench_map(name, game_map, seconds, fixed))
     return {"seconds": seconds, "depth": depth, "maps": maps,
             "medians": overall_medians(maps)}
 
@@ -193,19 +216,19 @@ def format_search(report: Result, interpreter: str, verbose: bool = False) -> st
     """One interpreter's figures as a text table (with one line per position if verbose)."""
     seconds = report["seconds"]
     depth = report["depth"]
-    lines = ["bench search under %s: %g s CPU per position, and to depth %d"
-             % (interpreter, seconds, depth),
-             "%-44s %2s %7s %4s %12s %6s %11s %12s %10s" % (
-                 "map", "n", "size", "pos", "nodes/s @t", "depth", "nodes @d",
+    lines = ["bench search under %s: %g s CPU per position, and to a fixed depth d"
+             % (interpreter, seconds),
+             "%-44s %2s %7s %4s %12s %6s %2s %11s %12s %10s" % (
+                 "map", "n", "size", "pos", "nodes/s @t", "depth", "d", "nodes @d",
                  "nodes/s @d", "s to d")]
     for row in report["maps"]:
         if not row["positions"]:
             lines.append("%-44s (no building-phase position)" % row["map"][:44])
             continue
-        lines.append("%-44s %2d %7s %4d %12s %6s %11s %12s %10.3f" % (
+        lines.append("%-44s %2d %7s %4d %12s %6s %2d %11s %12s %10.3f" % (
             row["map"][:44], row["players"], row["size"], len(row["positions"]),
             _rate(row.get("median_nodes_per_second", 0.0)),
-            "%g" % row.get("median_depth", 0), "{:,}".format(row["fixed_nodes"]),
+            "%g" % row.get("median_depth", 0), row["depth"], "{:,}".format(row["fixed_nodes"]),
             _rate(row["fixed_nodes_per_second"]), row["median_depth_seconds"]))
         if verbose:
             for pos in row["positions"]:
@@ -218,12 +241,12 @@ def format_search(report: Result, interpreter: str, verbose: bool = False) -> st
                     fixed["seconds"], fixed["move"], fixed["value"]))
     medians = report["medians"]
     if medians:
-        lines.append("%-44s %2s %7s %4s %12s %6s %11s %12s %10.3f" % (
+        lines.append("%-44s %2s %7s %4s %12s %6s %2s %11s %12s %10.3f" % (
             "median over maps", "", "", "", _rate(medians.get("median_nodes_per_second", 0.0)),
-            "%g" % medians.get("median_depth", 0), "", _rate(medians["fixed_nodes_per_second"]),
+            "%g" % medians.get("median_depth", 0), "", "", _rate(medians["fixed_nodes_per_second"]),
             medians["median_depth_seconds"]))
     lines.append("@t: medians over the positions of a map of a search for -t seconds of CPU "
-                 "time (depth: the last one completed); @d: the search to --depth, nodes "
+                 "time (depth: the last one completed); @d: the search to depth d, nodes "
                  "summed over the positions, nodes/s = those nodes over their CPU time, "
                  "s to d: the median CPU seconds to reach the depth")
     return "\n".join(lines)
@@ -254,12 +277,16 @@ def format_search_comparison(cpython: Result, pypy: Result) -> str:
 
 
 def same_results(before: Result, after: Result) -> Optional[str]:
-    """None when both reports found the same best move and value at the fixed depth for every
-    position; otherwise the first difference."""
+    """None when both reports searched the same number of nodes and found the same best move
+    and value at the fixed depth for every position; otherwise the first difference."""
     for old, new in zip(before["maps"], after["maps"]):
+        if (old["map"], old.get("depth")) != (new["map"], new.get("depth")):
+            return "map %s depth %s, then map %s depth %s" % (
+                old["map"], old.get("depth"), new["map"], new.get("depth"))
         for a, b in zip(old["positions"], new["positions"]):
             x, y = a["fixed"], b["fixed"]
-            if (x["move"], x["value"]) != (y["move"], y["value"]):
-                return "%s ply %d: move %d value %d, then move %d value %d" % (
-                    old["map"], a["ply"], x["move"], x["value"], y["move"], y["value"])
+            if (x["move"], x["value"], x["nodes"]) != (y["move"], y["value"], y["nodes"]):
+                return "%s ply %d: move %d value %d nodes %d, then move %d value %d nodes %d" % (
+                    old["map"], a["ply"], x["move"], x["value"], x["nodes"],
+                    y["move"], y["value"], y["nodes"])
     return None

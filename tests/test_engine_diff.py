@@ -51,6 +51,10 @@ def check_same_position(engine: Engine, state: GameState, where: str) -> None:
     if state.phase == "build":
         # The adjacency counts, kept up to date by phase-1 moves (stale, and unused, in phase 2).
         assert engine.adjacent == fresh.adjacent, where
+        # The free cells next to a stone, kept the same way (in any order).
+        assert sorted(engine.front) == sorted(fresh.front), where
+        assert all(engine.front_at[c] == i for i, c in enumerate(engine.front)), where
+        assert sum(1 for i in engine.front_at if i >= 0) == len(engine.front), where
     assert engine.scores() == [state.board.count(str(p)) for p in range(1, state.players + 1)]
 
 
