@@ -10,8 +10,8 @@ transposition table and evaluation cache, single-threaded, without pondering:
   best move and value, which a pure speed change must leave exactly as they were;
 - for a fixed CPU time (`-t`, default 1 s): nodes per second and the depth completed.
 Time is this process's CPU time (`time.process_time`), which other processes on a busy machine
-disturb less than the wall clock.  Before measuring, every position is searched once at a
-shallow depth, so that the PyPy JIT has compiled the search.
+disturb less than the wall clock.  Before measuring, every position is searched once for half a
+second (or at a shallow depth with `-t 0`), so that the PyPy JIT has compiled the search.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ FIXED_DEPTHS = {"labyrinth50x50": 3}
 # few microseconds here) is read at one of this many reads, the last value reused between.
 CLOCK_EVERY = 8
 WARM_DEPTH = 2
+WARM_SECONDS = 0.5
 MAX_DEPTH = 64
 
 Result = Dict[str, Any]
@@ -152,8 +153,11 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int) -> Result:
     """The figures of every position of one map, and their medians."""
     bench = Bench(game_map)
     positions = bench_positions(game_map)
-    for _, state in positions:  # warm-up (JIT)
-        bench.fixed_depth(state, min(depth, WARM_DEPTH))
+    for _, state in positions:  # warm-up: the PyPy JIT compiles during the first seconds
+        if seconds > 0:
+            bench.fixed_time(state, min(seconds, WARM_SECONDS))
+        else:
+            bench.fixed_depth(state, min(depth, WARM_DEPTH))
     rows: List[Result] = []
     for ply, state in positions:
         fixed = bench.fixed_depth(state, depth)
