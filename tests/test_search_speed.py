@@ -71,11 +71,13 @@ def searcher_for(engine: Engine, config: EvalConfig) -> Searcher:
 
 CASES: List[Tuple[str, int, int]] = [
     # (map, ply of the bench's game, depth)
-    ("othello8x8", 6, 3), ("othello8x8", 20, 3), ("octagon8p", 6, 2), ("octagon8p", 20, 2),
+    ("othello8x8", 6, 4), ("othello8x8", 20, 4), ("othello8x8", 40, 4),
+    ("octagon8p", 6, 2), ("octagon8p", 20, 2),
     ("sparks3p", 6, 3), ("carnival4p", 20, 2), ("tiny3x3", 0, 4),
     (str(REAL_MAPS / "compMaps__comp2024_04_2p.map"), 20, 3),
     (str(REAL_MAPS / "fightclub__comp2020_02_4p.map"), 6, 2),
     (str(REAL_MAPS / "fightclub__2013_comp_9_2.map"), 20, 3),
+    (str(REAL_MAPS / "fightclub__original.map"), 20, 4),
 ]
 
 
