@@ -9,6 +9,7 @@ checks the default search (table on) node for node against an earlier report.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import List, Tuple
@@ -16,6 +17,7 @@ from typing import List, Tuple
 import pytest
 
 from reversi_ref.bundled import load_map_argument
+from reversi_ref.cli import main
 from reversi_ref.engine import BUILD, Engine
 from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
 from reversi_ref.search.analysis import MapAnalysis
@@ -101,3 +103,19 @@ def test_alphabeta_equals_minimax(name: str, ply: int, depth: int) -> None:
     engine.make(best & MOVE_MASK)
     assert minimax(check, depth - 1) == value
     engine.unmake()
+
+
+def test_bench_search_checks_against_an_earlier_report(tmp_path: Path) -> None:
+    """`bench search --against` accepts its own report and names a changed value."""
+    first = tmp_path / "first.json"
+    args = ["bench", "search", "--map", "othello8x8", "-t", "0", "--depth", "2"]
+    assert main(args + ["--json", str(first)]) == 0
+    report = json.loads(first.read_text())
+    positions = report["maps"][0]["positions"]
+    assert [p["ply"] for p in positions] == [6, 20, 40]
+    assert all(p["fixed"]["depth"] == 2 and p["fixed"]["nodes"] > 0 for p in positions)
+    assert main(args + ["--against", str(first)]) == 0
+    positions[1]["fixed"]["value"] += 1
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(report))
+    assert main(args + ["--against", str(changed)]) == 1
