@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import bigmap, soak
+from . import bigmap, searchbench, soak
 from .bundled import bundled_map_bytes, load_map_argument
 from .cli import int_range, output_file, positive_float
 from .engine import Engine
@@ -364,8 +364,70 @@ def parse_depths(text: Optional[str]) -> List[int]:
     return depths
 
 
+# --------------------------------------------------------------------------- search
+
+
+def run_search_case(args: argparse.Namespace) -> int:
+    """`bench search`: the alpha-beta search on fixed positions, at -t seconds of CPU time and
+    at a fixed depth; CPython against PyPy with --compare."""
+    seconds = 1.0 if args.time_limit is None else float(args.time_limit)
+    depths = parse_depths(args.depth)
+    if len(depths) > 1:
+        raise ReversiError("search: --depth takes one value")
+    depth = depths[0] if depths else None
+    if args.compare:
+        cpython, pypy = find_interpreters()
+        child_args = ["search", "-t", "%g" % seconds] + (
+            ["--depth", str(depth)] if depth is not None else [])
+        for path in args.map or []:
+            child_args += ["--map", path]
+        slow = run_child(cpython, child_args)
+        fast = run_child(pypy, child_args)
+        print(searchbench.format_search(slow, slow["interpreter"], args.verbose))
+        print()
+        print(searchbench.format_search(fast, fast["interpreter"], args.verbose))
+        print()
+        print(searchbench.format_search_comparison(slow, fast))
+        report: Result = {"cpython": slow, "pypy": fast}
+    else:
+        report = searchbench.run_search_bench(args.map or [], seconds, depth)
+        report["interpreter"] = interpreter_name()
+        report["executable"] = sys.executable
+        print(searchbench.format_search(report, report["interpreter"], args.verbose))
+    if args.against:
+        differs = check_against(args.against, report)
+        if differs:
+            print("differs from %s: %s" % (args.against, differs))
+            return 1
+        print("same moves and values at the fixed depths as %s" % args.against)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def check_against(path: str, report: Result) -> Optional[str]:
+    """The first fixed-depth difference between `report` and the JSON report in `path`."""
+    try:
+        earlier = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ReversiError("--against %s: cannot read it (%s)" % (path, error)) from None
+    pairs = [(earlier.get(key, earlier), report.get(key, report)) for key in ("cpython", "pypy")
+             ] if "cpython" in report else [(earlier.get("pypy", earlier), report)]
+    for before, after in pairs:
+        if "maps" not in before:
+            raise ReversiError("--against %s: not a bench search report" % path)
+        differs = searchbench.same_results(before, after)
+        if differs:
+            return differs
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """The `bench` subcommand."""
+    if args.case == "search":
+        return run_search_case(args)
+    if args.time_limit is None:
+        args.time_limit = 2
     if args.case == "soak":
         return run_soak_case(args)
     if args.case == "bigmap":
@@ -389,17 +451,20 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "bench", help="engine speed: perft leaves/s, move generation, make/unmake",
         description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("case", nargs="?", choices=("perft", "bigmap", "soak"),
+    parser.add_argument("case", nargs="?", choices=("perft", "bigmap", "soak", "search"),
                         default="perft",
                         help="perft (default): the engine on small maps; bigmap: rules and "
                              "engine on 1000x1000 maps; soak: the search client's memory over "
-                             "one whole game")
+                             "one whole game; search: the alpha-beta search on fixed positions "
+                             "of bundled and real maps")
     parser.add_argument("--map", action="append", metavar="MAP",
                         help="a map file or bundled map's name to measure (repeat for "
                              "several; default: othello8x8, labyrinth50x50 and octagon8p)")
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
-                             "depth taking at least --min-time)")
+                             "depth taking at least --min-time); search: the fixed depth "
+                             "(default %d, %s)" % (searchbench.FIXED_DEPTH, ", ".join(
+                                 "%s %d" % item for item in searchbench.FIXED_DEPTHS.items())))
     parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
     parser.add_argument("--min-time", type=positive_float, default=1.0, metavar="SECONDS",
@@ -409,8 +474,15 @@ def register(subparsers: Any) -> None:
                         help="run under CPython and PyPy in subprocesses and compare")
     parser.add_argument("--json", type=output_file, metavar="FILE",
                         help="also write the figures as JSON")
-    parser.add_argument("-t", dest="time_limit", type=int_range(0), default=2, metavar="SECONDS",
-                        help="soak: the referee's time limit per move, 0 for none (default 2)")
+    parser.add_argument("-t", dest="time_limit", type=int_range(0), default=None,
+                        metavar="SECONDS",
+                        help="soak: the referee's time limit per move, 0 for none (default 2); "
+                             "search: CPU seconds per position, 0 for none (default 1)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="search: one line per position (with best move and value)")
+    parser.add_argument("--against", metavar="FILE",
+                        help="search: check the best moves and values at --depth against an "
+                             "earlier --json report (exit 1 on a difference)")
     parser.add_argument("-d", dest="soak_depth", type=int_range(1, 255), default=1,
                         metavar="DEPTH",
                         help="soak: the depth sent with each move request, which the client "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from unittest import mock
 from typing import List
 
 import pytest
@@ -25,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reversi_ref import disqualify, legal_moves, parse_map, play, read_map
-from reversi_ref.engine import Engine
+from reversi_ref.engine import Engine, core
 from reversi_ref.errors import IllegalMoveError
 from reversi_ref.rules import building_moves, has_legal_move
 from reversi_ref.state import OVER, GameState, Move
@@ -51,6 +52,11 @@ def check_same_position(engine: Engine, state: GameState, where: str) -> None:
     if state.phase == "build":
         # The adjacency counts, kept up to date by phase-1 moves (stale, and unused, in phase 2).
         assert engine.adjacent == fresh.adjacent, where
+        if engine.front_on:
+            # The free cells next to a stone, kept the same way (in any order).
+            assert sorted(engine.front) == sorted(fresh.front), where
+            assert all(engine.front_at[c] == i for i, c in enumerate(engine.front)), where
+            assert sum(1 for i in engine.front_at if i >= 0) == len(engine.front), where
     assert engine.scores() == [state.board.count(str(p)) for p in range(1, state.players + 1)]
 
 
@@ -129,6 +135,15 @@ def reference_perft(state: GameState, depth: int) -> int:
 def test_engine_matches_rules_on_small_maps(text: str, seed: int) -> None:
     """RULES.md 2-6: random games on small random maps agree with the rules at every step."""
     play_random_game(text, seed, max_plies=40)
+
+
+@settings(RELAXED, max_examples=60)
+@given(text=maps(max_size=9), seed=st.integers(0, 2 ** 32 - 1))
+def test_engine_with_front_matches_rules_on_small_maps(text: str, seed: int) -> None:
+    """The same with the list of free cells next to a stone kept on every board (the engine
+    keeps it only from FRONT_MIN_CELLS cells on)."""
+    with mock.patch.object(core, "FRONT_MIN_CELLS", 0):
+        play_random_game(text, seed, max_plies=40)
 
 
 @settings(RELAXED, max_examples=12)

@@ -20,6 +20,9 @@ from .tables import (BOMB, BONUS, BUILD, CHOICE, CODE_TO_CHAR, CODES, EMPTY, EXP
 # A move is `cell * MOVE_SPECIAL_SLOTS + special`; sorting these ints sorts by (y, x, special).
 MOVE_SPECIAL_SLOTS = 32
 
+# Boards with at least this many cells keep the list of free cells next to a stone (`front`).
+FRONT_MIN_CELLS = 256
+
 # Kinds of undo frames (the last int pushed for each make or disqualify).
 _FRAME_BUILD = 1
 _FRAME_BOMB = 2
@@ -219,6 +222,25 @@ class Engine:
         stone = [1 if 1 <= board[k >> 3] <= EXPANSION else 0 for k in self.steps]
         start = self.steps_start
         self.adjacent[:] = [sum(stone[start[u]:start[u + 1]]) for u in range(self.cells)]
+        self._init_front()
+
+    def _init_front(self) -> None:
+        # Only boards of FRONT_MIN_CELLS cells or more keep `front`: on smaller ones the PyPy
+        # JIT scans the whole board as fast, and keeping the list costs make/unmake (Othello
+        # perft ran 40% slower with it; docs/speed.md).
+        self.front_on = self.cells >= FRONT_MIN_CELLS
+        # front: the free cells (empty or a choice, inversion or bonus tile) with adjacent > 0,
+        # in no particular order: the only cells where a move needs no override stone.  Kept
+        # by phase-1 make/unmake (front_at[c]: c's index in front, or -1), so move generation
+        # and mobility look at these cells instead of the whole board.
+        board = self.board
+        adjacent = self.adjacent
+        self.front = [c for c in range(self.cells)
+                      if adjacent[c] and (board[c] == EMPTY or CHOICE <= board[c] < HOLE)]
+        front_at = [-1] * self.cells
+        for i, c in enumerate(self.front):
+            front_at[c] = i
+        self.front_at = front_at
 
     def _init_adjacency(self) -> None:
         # adjacent[u]: how many of u's 8 steps land on a stone or expansion stone; only cells
@@ -308,6 +330,45 @@ class Engine:
         """Set `out[p]`, for every player p, to the number of cells where p could place a
         stone now without an override stone (empty, choice, inversion and bonus cells with a
         capture, RULES.md 3), all players in one pass over the board; phase 1 only."""
+        if not self.front_on:
+            self._scan_mobility(out)
+            return
+        board = self.board
+        nxt = self.nxt
+        steps = self.steps
+        start = self.steps_start
+        n = self.players
+        everyone = (1 << (n + 1)) - 2
+        for p in range(1, n + 1):
+            out[p] = 0
+        for t in self.front:
+            # A line whose first stone is c1 captures for every player p != c1 whose stone
+            # ends the run of stones (the first p met closes it; RULES.md 3).
+            found = 0
+            for i in range(start[t], start[t + 1]):
+                k = steps[i]
+                first = board[k >> 3]
+                if first == EMPTY or first > EXPANSION:
+                    continue
+                k = nxt[k]
+                while k >= 0:
+                    code = board[k >> 3]
+                    if code == EMPTY or code > EXPANSION:
+                        break
+                    if code != first and code != EXPANSION:
+                        found |= 1 << code
+                        if found == everyone:
+                            break
+                    k = nxt[k]
+                if found == everyone:
+                    break
+            while found:
+                low = found & -found
+                out[low.bit_length() - 1] += 1
+                found ^= low
+
+    def _scan_mobility(self, out: List[int]) -> None:
+        """plain_mobility on a board without `front`: every cell is looked at."""
         board = self.board
         nxt = self.nxt
         steps = self.steps
@@ -518,6 +579,49 @@ class Engine:
 
     def _build_moves(self, p: int) -> List[int]:
         """RULES.md 3: the phase-1 moves of player p, sorted by (y, x, special)."""
+        if self.overrides[p] > 0 or not self.front_on:
+            return self._scan_moves(p)
+        moves: List[int] = []
+        board = self.board
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        n = self.players
+        pk = p * 16
+        # Without an override stone only the free cells next to a stone can be moves.
+        for t in self.front:
+            if board[t] == EMPTY:
+                # The capture test of _captures, inlined for the common case.
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            moves.append(t * 32)
+                            break
+            elif _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                v = board[t]
+                if v == CHOICE:
+                    for m in range(t * 32 + 1, t * 32 + n + 1):
+                        moves.append(m)
+                elif v == BONUS:
+                    moves.append(t * 32 + BONUS_BOMB)
+                    moves.append(t * 32 + BONUS_OVERRIDE)
+                else:
+                    moves.append(t * 32)
+        moves.sort()
+        return moves
+
+    def _scan_moves(self, p: int) -> List[int]:
+        """_build_moves looking at every cell (with an override stone in hand, or without
+        `front`)."""
         moves: List[int] = []
         board = self.board
         nxt = self.nxt
@@ -605,6 +709,8 @@ class Engine:
 
     def _count_build(self, p: int) -> int:
         """RULES.md 3: the number of phase-1 moves of player p."""
+        if self.overrides[p] == 0 and self.front_on:
+            return self._count_front(p)
         board = self.board
         nxt = self.nxt
         kind = self.kind
@@ -658,7 +764,93 @@ class Engine:
                     board[t] = v
         return total
 
+    def _count_front(self, p: int) -> int:
+        """_count_build for a player without override stones: only the cells in `front`."""
+        board = self.board
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        n = self.players
+        pk = p * 16
+        total = 0
+        for t in self.front:
+            if board[t] == EMPTY:
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            total += 1
+                            break
+            elif _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                v = board[t]
+                if v == CHOICE:
+                    total += n
+                elif v == BONUS:
+                    total += 2
+                else:
+                    total += 1
+        return total
+
     def _has_build_move(self, p: int) -> bool:
+        if not self.front_on:
+            return self._scan_has_move(p)
+        board = self.board
+        nxt = self.nxt
+        kind = self.kind
+        steps = self.steps
+        start = self.steps_start
+        pk = p * 16
+        # First the moves without an override stone: only cells in `front` can be those.
+        for t in self.front:
+            if board[t] == EMPTY:
+                # The capture test of _captures, inlined for the common case.
+                for i in range(start[t], start[t + 1]):
+                    k = steps[i]
+                    if kind[pk + board[k >> 3]] == COLLECT:
+                        k = nxt[k]
+                        r = STOP
+                        while k >= 0:
+                            r = kind[pk + board[k >> 3]]
+                            if r != COLLECT:
+                                break
+                            k = nxt[k]
+                        if r == CLOSE:
+                            return True
+            elif _captures(board, nxt, kind, steps, start[t], start[t + 1], pk):
+                return True
+        if self.overrides[p] == 0:
+            return False
+        # Override moves: onto an expansion stone, or onto a stone with a capture.
+        if self.counts[EXPANSION]:
+            return True
+        adjacent = self.adjacent
+        stamp = self._mark_override_targets(p)
+        target_mark = self._target_mark
+        for t in range(self.cells):
+            v = board[t]
+            if v == EMPTY or v >= CHOICE or adjacent[t] == 0:
+                continue
+            if v != p and stamp:
+                if target_mark[t] == stamp:
+                    return True
+                continue
+            board[t] = HOLE
+            found = _captures(board, nxt, kind, steps, start[t], start[t + 1], pk)
+            board[t] = v
+            if found:
+                return True
+        return False
+
+    def _scan_has_move(self, p: int) -> bool:
+        # _has_build_move looking at every cell (a board without `front`).
         board = self.board
         nxt = self.nxt
         kind = self.kind
@@ -830,8 +1022,29 @@ class Engine:
         if old == EMPTY or old >= CHOICE:
             adjacent = self.adjacent
             incoming = self.incoming
-            for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
-                adjacent[incoming[i]] += 1
+            if not self.front_on:
+                for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
+                    adjacent[incoming[i]] += 1
+            else:
+                front = self.front
+                front_at = self.front_at
+                for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
+                    u = incoming[i]
+                    a = adjacent[u] + 1
+                    adjacent[u] = a
+                    if a == 1:
+                        v = board[u]
+                        if (v == EMPTY or CHOICE <= v < HOLE) and front_at[u] < 0:
+                            front_at[u] = len(front)
+                            front.append(u)
+                # t is a stone now.
+                j = front_at[t]
+                if j >= 0:
+                    last = front.pop()
+                    if last != t:
+                        front[j] = last
+                        front_at[last] = j
+                    front_at[t] = -1
         undo.append(t * 16 + old)
         board[t] = p
         counts[old] -= 1
@@ -993,12 +1206,31 @@ class Engine:
                     self._swap(p, s, 0)
             elif old == INVERSION:
                 self._rotate(False, 0)
-            if old == EMPTY or old >= CHOICE:
-                t = move >> 5
+            freed = old == EMPTY or old >= CHOICE
+            t = move >> 5
+            if freed and not self.front_on:
                 adjacent = self.adjacent
                 incoming = self.incoming
                 for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
                     adjacent[incoming[i]] -= 1
+                freed = False
+            if freed:
+                adjacent = self.adjacent
+                incoming = self.incoming
+                front = self.front
+                front_at = self.front_at
+                for i in range(self.incoming_start[t], self.incoming_start[t + 1]):
+                    u = incoming[i]
+                    a = adjacent[u] - 1
+                    adjacent[u] = a
+                    if a == 0:
+                        j = front_at[u]
+                        if j >= 0:
+                            last = front.pop()
+                            if last != u:
+                                front[j] = last
+                                front_at[last] = j
+                            front_at[u] = -1
             self.overrides[p] = old_overrides
             self.bombs[p] = old_bombs
             for _ in range(changed):
@@ -1008,6 +1240,10 @@ class Engine:
                 counts[board[c]] -= 1
                 counts[v] += 1
                 board[c] = v
+            if freed and self.adjacent[t] and self.front_at[t] < 0:
+                # t is free again.
+                self.front_at[t] = len(self.front)
+                self.front.append(t)
             self._hash = old_hash
             self._to_move = p
             self._phase = BUILD

@@ -1,0 +1,121 @@
+"""The search's speed work changes no result: paranoid alpha-beta (move ordering, killers,
+history, PVS, lazy mobility, swap quiescence) finds the value of a plain paranoid minimax over
+the same engine and evaluation, on positions of bundled maps and, when present, real maps.
+
+The transposition table is off here: it may answer a node with a deeper search's value, which
+a fixed-depth minimax does not see.  `python3 -m reversi_ref bench search --against FILE`
+checks the default search (table on) node for node against an earlier report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from reversi_ref.bundled import load_map_argument
+from reversi_ref.cli import main
+from reversi_ref.engine import BUILD, Engine
+from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.evaluate import Evaluator
+from reversi_ref.searchbench import bench_positions
+
+REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
+NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False)
+
+
+def quiescence(searcher: Searcher, plies: int) -> int:
+    """Swap quiescence with a full window: the better, for the player to move, of the static
+    value and each choice or inversion move (followed the same way)."""
+    e = searcher.engine
+    evaluate = searcher.evaluator.evaluate
+    best = evaluate(searcher.root)
+    maximizing = e.to_move == searcher.root
+    for m in searcher.swap_moves():
+        e.make(m)
+        if plies > 1 and e.phase == BUILD:
+            v = quiescence(searcher, plies - 1)
+        else:
+            v = evaluate(searcher.root)
+        e.unmake()
+        best = max(best, v) if maximizing else min(best, v)
+    return best
+
+
+def minimax(searcher: Searcher, depth: int) -> int:
+    """Plain paranoid minimax: every move of every node, no pruning."""
+    e = searcher.engine
+    if e.phase != BUILD or depth <= 0:
+        if searcher.swap_cells and e.phase == BUILD:
+            return quiescence(searcher, 2)
+        return searcher.evaluator.evaluate(searcher.root)
+    maximizing = e.to_move == searcher.root
+    values: List[int] = []
+    for m in e.legal_moves():
+        e.make(m)
+        values.append(minimax(searcher, depth - 1))
+        e.unmake()
+    return max(values) if maximizing else min(values)
+
+
+def searcher_for(engine: Engine, config: EvalConfig) -> Searcher:
+    """A fresh paranoid searcher for the player to move."""
+    evaluator = Evaluator(engine, MapAnalysis(engine.map), config)
+    searcher = Searcher(engine, evaluator, config)
+    searcher.reset(engine.to_move)
+    return searcher
+
+
+CASES: List[Tuple[str, int, int]] = [
+    # (map, ply of the bench's game, depth)
+    ("othello8x8", 6, 4), ("othello8x8", 20, 4), ("othello8x8", 40, 4),
+    ("octagon8p", 6, 2), ("octagon8p", 20, 2),
+    ("sparks3p", 6, 3), ("carnival4p", 20, 2), ("tiny3x3", 0, 4),
+    (str(REAL_MAPS / "compMaps__comp2024_04_2p.map"), 20, 3),
+    (str(REAL_MAPS / "fightclub__comp2020_02_4p.map"), 6, 2),
+    (str(REAL_MAPS / "fightclub__2013_comp_9_2.map"), 20, 3),
+    (str(REAL_MAPS / "fightclub__original.map"), 20, 4),
+]
+
+
+@pytest.mark.parametrize("name,ply,depth", CASES)
+def test_alphabeta_equals_minimax(name: str, ply: int, depth: int) -> None:
+    """Alpha-beta's root value and best move's value are the minimax value at that depth."""
+    if name.startswith("/") and not Path(name).is_file():
+        pytest.skip("real maps not present")
+    _, game_map = load_map_argument(name)
+    positions = [state for at, state in bench_positions(game_map, (ply,)) if at == ply]
+    if not positions:
+        pytest.skip("the game left phase 1 before ply %d" % ply)
+    engine = Engine(positions[0])
+    searcher = searcher_for(engine, NO_TABLE)
+    results = list(searcher.iterate(depth))
+    assert results and results[-1][0] == depth
+    _, best, value, _ = results[-1]
+    assert value == minimax(searcher_for(engine, NO_TABLE), depth)
+    # The move found is worth that value.
+    check = searcher_for(engine, NO_TABLE)
+    engine.make(best & MOVE_MASK)
+    assert minimax(check, depth - 1) == value
+    engine.unmake()
+
+
+def test_bench_search_checks_against_an_earlier_report(tmp_path: Path) -> None:
+    """`bench search --against` accepts its own report and names a changed value."""
+    first = tmp_path / "first.json"
+    args = ["bench", "search", "--map", "othello8x8", "-t", "0", "--depth", "2"]
+    assert main(args + ["--json", str(first)]) == 0
+    report = json.loads(first.read_text())
+    positions = report["maps"][0]["positions"]
+    assert [p["ply"] for p in positions] == [6, 20, 40]
+    assert all(p["fixed"]["depth"] == 2 and p["fixed"]["nodes"] > 0 for p in positions)
+    assert main(args + ["--against", str(first)]) == 0
+    positions[1]["fixed"]["value"] += 1
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(report))
+    assert main(args + ["--against", str(changed)]) == 1
