@@ -20,6 +20,7 @@ from reversi_ref.search.bombing import BOMB_DEPTH, choose_bomb
 from reversi_ref.search.config import DEFAULT_CONFIG
 from reversi_ref.search.endgame import BombSolver, leaf_value
 from reversi_ref.search.evaluate import Evaluator, is_decisive
+from reversi_ref.search.timing import expected_own_moves, plan_budget
 from reversi_ref.state import OVER, GameState
 
 Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
@@ -140,3 +141,16 @@ def test_choose_bomb_is_exact_where_a_narrow_beam_misses() -> None:
         evaluator = Evaluator(engine, MapAnalysis(state.map), config)
         choice = choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH)
         assert engine.decode_move(choice.move) == expected, exact
+
+
+def test_first_bombs_get_the_larger_share_of_the_bank() -> None:
+    """RULES.md 8: with four bombs to drop and 8000 ms banked (1000 ms per request), the
+    first bomb's hard limit is above the even share of the bank and what follows (two
+    moves' worth of planning instead of four), and still within half the bank."""
+    state = bombing("1 2 1 2 0 1 2 0", strength=1, bombs_per_player=[4, 4])
+    engine = Engine(state)
+    moves = expected_own_moves(engine, 1)
+    assert moves == 2
+    budget = plan_budget(8000, moves, 1000)
+    even = plan_budget(8000, 4, 1000)
+    assert even.hard_ms < budget.hard_ms <= 0.5 * (8000 - 150)
