@@ -16,6 +16,10 @@ a shallower one only when its iteration finished.
 
 Targets whose blast removes nothing that counts all get the same value; the first of them in
 move order is kept, so the choice is deterministic.
+
+With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
+places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
+deadline; the beam above is the fallback when that solve does not finish.
 """
 
 from __future__ import annotations
