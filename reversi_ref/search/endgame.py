@@ -381,7 +381,7 @@ def solver_for(evaluator: Evaluator) -> BombSolver:
 # bomb left (cells ** bombs) takes at most this many blasts, so a leaf never costs more than
 # a few milliseconds (strength 0 always: that game is small).  A long bombing phase
 # (heartExercise3: 11 bombs over 100 cells) is out of reach at the leaves.
-LEAF_BUDGET = 2000
+LEAF_BUDGET = 400
 
 
 def leaf_value(evaluator: Evaluator, root: int) -> int:
