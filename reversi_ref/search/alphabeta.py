@@ -38,11 +38,12 @@ from __future__ import annotations
 import time
 from typing import Iterator, List, Optional, Tuple
 
-from ..engine import BUILD
+from ..engine import BOMB, BUILD
 from ..engine.core import Engine
 from ..engine.tables import CHOICE, EXPANSION, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
+from .endgame import leaf_value
 from .evaluate import INFINITY, Evaluator
 from .position import set_mover
 from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
@@ -300,6 +301,8 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
+            if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
+                return leaf_value(self.evaluator, self.root)
             if self.swap_cells and e.phase == BUILD and ply < MAX_PLY:
                 return self.swap_quiescence(alpha, beta, SWAP_PLIES)
             return self.evaluator.evaluate(self.root, alpha, beta)
@@ -441,6 +444,8 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
+            if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
+                return leaf_value(self.evaluator, self.root)
             return self.evaluator.evaluate(self.root, alpha, beta)
         root = self.root
         z = e.zobrist

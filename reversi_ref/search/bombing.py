@@ -16,15 +16,20 @@ a shallower one only when its iteration finished.
 
 Targets whose blast removes nothing that counts all get the same value; the first of them in
 move order is kept, so the choice is deterministic.
+
+With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
+places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
+deadline; the beam above is the fallback when that solve does not finish.
 """
 
 from __future__ import annotations
 
 import time
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from ..engine import BOMB
 from ..engine.core import Engine
+from .endgame import search_value, solver_for
 from .evaluate import INFINITY, Evaluator
 from .timing import NO_DEADLINE, Clock
 
@@ -33,6 +38,10 @@ from .timing import NO_DEADLINE, Clock
 CHECK_EVERY = 4
 # Depth cap against the clock (the bombs left cap it anyway).
 BOMB_DEPTH = 64
+# The exact solve may use this share of the time up to the soft deadline (the beam gets the
+# rest when it does not finish), or this many blasts when there is no time limit.
+EXACT_SHARE = 0.6
+EXACT_BLASTS = 200_000
 
 
 class BombChoice(NamedTuple):
@@ -114,6 +123,33 @@ class _BombSearch:
         return best
 
 
+def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: float,
+                   soft: float, deadline: float, clock: Clock, depth: int
+                   ) -> Optional[BombChoice]:
+    """The exact choice (`endgame.BombSolver`, places first, ties to the earliest target in
+    `order`) when it fits in half the time to `soft` (or EXACT_BLASTS blasts without a time
+    limit, and only when `depth` covers every bomb left); None otherwise."""
+    engine = evaluator.engine
+    left = bombs_left(engine)
+    if soft == NO_DEADLINE:
+        if depth < left:
+            return None
+        budget, stop = EXACT_BLASTS, NO_DEADLINE
+    else:
+        budget, stop = 1 << 40, min(deadline, start + EXACT_SHARE * (soft - start))
+    solver = solver_for(evaluator)
+    solved = solver.solve(root, budget, stop, clock, order, margin=True)
+    if solved is None:
+        return None
+    others = sum(1 for p in range(1, engine.players + 1)
+                 if p != root and not engine.disqualified[p])
+    engine.make(solved.move)
+    tiebreak = evaluator.evaluate(root)
+    engine.unmake()
+    return BombChoice(solved.move, search_value(solved.value, others, tiebreak),
+                      solver.blasts, True, left)
+
+
 def bombs_left(engine: Engine) -> int:
     """How many bombs the players still in the game hold (the bombing phase's length)."""
     return sum(engine.bombs[p] for p in range(1, engine.players + 1)
@@ -128,6 +164,7 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
     at `deadline` (clock seconds) leaves the last finished one's choice."""
     if engine.phase != BOMB or engine.to_move != root:
         raise ValueError("choose_bomb: player %d is not the one to bomb" % root)
+    start = clock()
     search = _BombSearch(engine, evaluator, root, deadline, clock)
     ranked = search.ranked()
     if not ranked:
@@ -136,6 +173,12 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
     best_value, best_move = ranked[0]
     if search.stopped:
         return BombChoice(best_move, best_value, search.nodes, False, 1)
+    if evaluator.config.exact_endgame:
+        exact = _solve_exactly(evaluator, root, [m for _, m in ranked], start, soft, deadline,
+                               clock, depth)
+        if exact is not None:
+            return BombChoice(exact.move, exact.value, search.nodes + exact.nodes, True,
+                              exact.depth)
     reached = 1
     limit = min(depth, bombs_left(engine))
     for d in range(2, limit + 1):

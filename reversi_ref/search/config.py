@@ -49,6 +49,10 @@ class EvalConfig:
     # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
     # looks at for each bomber.
     bomb_candidates: int = 8
+    # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
+    # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
+    # evaluation only.
+    exact_endgame: bool = True
 
 
 DEFAULT_CONFIG = EvalConfig()

@@ -60,10 +60,13 @@ class Budget(NamedTuple):
 
 def expected_own_moves(engine: Engine, player: int) -> int:
     """A generous estimate of how many more times `player` will be asked: the free cells
-    shared among the players still in the game, plus its bombs (RULES.md 4-5)."""
+    shared among the players still in the game, plus its bombs (RULES.md 4-5).  In the
+    bombing phase, half its bombs: the first bombs decide the most and their exact solve
+    (`endgame`) costs the most, while later ones find the board emptier and the solver's
+    table filled, so the bank goes to the first ones (what they leave carries over)."""
     bombs = engine.bombs[player]
     if engine.phase == BOMB:
-        return max(1, bombs)
+        return max(1, (bombs + 1) // 2)
     if engine.phase != BUILD:
         return 1
     counts = engine.counts

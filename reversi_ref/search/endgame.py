@@ -1,0 +1,402 @@
+"""The bombing phase solved exactly, on places (RULES.md 5 and 7).
+
+What counts at the end of a ReversiXT game is the place, not the margin: stones are counted
+only after the last bomb, and in two players a 1-0 win is a win.  So the solver's value of a
+finished game for the root is its places: the opponents it beats minus those that beat it
+(equal scores share a place), and one below the worst for a disqualified root.  Values are
+small integers, so alpha-beta cuts as soon as the best place in reach is proven.
+
+The search is paranoid (every opponent bombs against the root) over every target, in the real
+bombing order.  Targets that lead to the same position (the same cells become holes) are one
+child: the position's hash tells them apart, so the set searched is provably sufficient.
+Children are ordered by the root's stone lead after the bomb, the bomber's best first; a
+transposition table keyed on the position (root included) keeps proven values and bounds
+across searches of the same game.  A search that runs past its blast budget or its deadline
+gives up and says so; the callers then fall back to the beam (`bombing`) or the evaluation.
+
+With strength-0 bombs a blast removes its target cell only, and holes never shield anything,
+so a position's value depends only on the stone counts, the bombs in hand and the empty
+cells left: `counts_value` solves that small game instead of the board.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from ..engine import BOMB, EMPTY
+from ..engine.core import Engine
+from ..engine.tables import HOLE, OVER
+from .evaluate import RANK_STEP, WIN_BONUS, Evaluator
+from .timing import NO_DEADLINE, Clock
+
+# Transposition-table bounds (as in `table`): the stored value is exact, a lower or an upper
+# bound of the true one.
+_EXACT = 0
+_LOWER = 1
+_UPPER = 2
+# The table is cleared when it grows past this many entries (a dict, so memory stays bounded).
+MAX_ENTRIES = 1 << 19
+# The clock is read every this many blasts.
+CHECK_EVERY = 32
+# Lexicographic values: places times this plus the stone margin (margins stay far below half).
+MARGIN_SCALE = 1 << 20
+# Below and above any value.
+_LOW = -(1 << 40)
+_HIGH = 1 << 40
+# Mixed into table keys per root player (the value of a position depends on whose view).
+_MARGIN_SALT = 0x2B992DDFA23249D6
+_ROOT_SALT = [0x5851F42D4C957F2D * (p + 1) & 0xFFFFFFFFFFFFFFFF for p in range(9)]
+
+
+class OutOfBudget(Exception):
+    """A solve ran past its blast budget or its deadline."""
+
+
+class Solved(NamedTuple):
+    """A proven result: the root's place value and a move that reaches it (-1 when the root
+    is not to move)."""
+
+    value: int
+    move: int
+
+
+def places(counts: List[int], disqualified: List[int], players: int, root: int) -> int:
+    """The root's place value of a finished game: opponents beaten minus opponents ahead
+    (RULES.md 7); -players for a disqualified root."""
+    if disqualified[root]:
+        return -players
+    mine = counts[root]
+    value = 0
+    for p in range(1, players + 1):
+        if p != root and not disqualified[p]:
+            if counts[p] < mine:
+                value += 1
+            elif counts[p] > mine:
+                value -= 1
+    return value
+
+
+def lexicographic(counts: List[int], disqualified: List[int], players: int, root: int) -> int:
+    """`places` times MARGIN_SCALE plus the root's lead over the best other player still in
+    the game: places first, then the margin."""
+    best = 0
+    for p in range(1, players + 1):
+        if p != root and not disqualified[p] and counts[p] > best:
+            best = counts[p]
+    return places(counts, disqualified, players, root) * MARGIN_SCALE + counts[root] - best
+
+
+def place_of(value: int) -> int:
+    """The places of a `lexicographic` value."""
+    return (value + MARGIN_SCALE // 2) // MARGIN_SCALE
+
+
+def search_value(place: int, players_left: int, tiebreak: int) -> int:
+    """A solved place value on the evaluation's scale (see `evaluate.final_value`): RANK_STEP
+    per place, WIN_BONUS for the sole first place, plus a small `tiebreak` (an evaluation)."""
+    bound = RANK_STEP // 4
+    value = place * RANK_STEP + max(-bound, min(bound, tiebreak))
+    if players_left > 0 and place == players_left:
+        value += WIN_BONUS
+    return value
+
+
+class BombSolver:
+    """Exact paranoid place search of the bombing phase on one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.table: Dict[int, Tuple[int, int]] = {}
+        self.counts_table: Dict[Tuple[int, ...], int] = {}
+        self.blasts = 0
+        self.budget = 0
+        self.deadline = NO_DEADLINE
+        self.clock: Clock = time.monotonic
+        self.root = 1
+        self.margin = False
+
+    # -----------------------------------------------------------------------------------------
+    # Board search
+    # -----------------------------------------------------------------------------------------
+
+    def solve(self, root: int, budget: int, deadline: float = NO_DEADLINE,
+              clock: Clock = time.monotonic, order: Optional[List[int]] = None,
+              margin: bool = False) -> Optional[Solved]:
+        """The root's exact place value of the engine's position (bombing phase or over) and,
+        when the root is to bomb, a target reaching it (the first such in `order`, when
+        given); None when more than `budget` blasts or the deadline would be needed.  With
+        `margin`, the target is then the one with the best stone margin among those, when
+        the budget left allows (else the first one again)."""
+        e = self.engine
+        self.root = root
+        self.blasts = 0
+        self.budget = budget
+        self.deadline = deadline
+        self.clock = clock
+        if len(self.table) > MAX_ENTRIES:
+            self.table.clear()
+        players = e.players
+        self.margin = False
+        try:
+            if e.phase != BOMB:
+                return Solved(self.final(), -1)
+            if e.strength == 0:
+                return Solved(place_of(self.counts_value()), self._first_strength0_move(order))
+            # Places lie in [-top, top]: a window of exactly that cuts at a proven best.
+            top = sum(1 for p in range(1, players + 1) if p != root and not e.disqualified[p])
+            if e.to_move != root:
+                return Solved(max(-top, min(top, self.value(-top, top))), -1)
+            solved = self.root_search(order, -top, top, top)
+            solved = Solved(max(-top, min(top, solved.value)), solved.move)
+        except OutOfBudget:
+            return None
+        if not margin:
+            return solved
+        # Second pass: the best margin among the targets that keep the proven places.
+        self.margin = True
+        centre = solved.value * MARGIN_SCALE
+        try:
+            better = self.root_search(order, centre - MARGIN_SCALE // 2,
+                                      centre + MARGIN_SCALE // 2, _HIGH)
+        except OutOfBudget:
+            return solved
+        finally:
+            self.margin = False
+        if place_of(better.value) != solved.value:
+            return solved  # cannot happen with exact values; keep the proven one
+        return Solved(solved.value, better.move)
+
+    def final(self) -> int:
+        """The root's value of the engine's (finished) position: places, or places then
+        margin (`lexicographic`) when `self.margin` is set."""
+        e = self.engine
+        if self.margin:
+            return lexicographic(e.counts, e.disqualified, e.players, self.root)
+        return places(e.counts, e.disqualified, e.players, self.root)
+
+    def children(self) -> List[Tuple[int, int]]:
+        """The distinct targets of the bomber to move as (root's stone lead after it, move),
+        the bomber's best first (paranoid: the root's best for the root, its worst for an
+        opponent); ties keep board order."""
+        e = self.engine
+        root = self.root
+        counts = e.counts
+        disqualified = e.disqualified
+        players = e.players
+        seen = set()
+        scored: List[Tuple[int, int, int]] = []
+        for index, m in enumerate(e.legal_moves()):
+            self.blasts += 1
+            if self.blasts > self.budget:
+                raise OutOfBudget()
+            if self.blasts % CHECK_EVERY == 0 and self.clock() >= self.deadline:
+                raise OutOfBudget()
+            e.make(m)
+            h = e.hash
+            if h not in seen:
+                seen.add(h)
+                best_other = 0
+                for p in range(1, players + 1):
+                    if p != root and not disqualified[p] and counts[p] > best_other:
+                        best_other = counts[p]
+                scored.append((counts[root] - best_other, index, m))
+            e.unmake()
+        if e.to_move == root:
+            scored.sort(key=lambda s: (-s[0], s[1]))
+        else:
+            scored.sort(key=lambda s: (s[0], s[1]))
+        return [(lead, m) for lead, _, m in scored]
+
+    def value(self, alpha: int, beta: int) -> int:
+        """The root's paranoid place value of the engine's position within (alpha, beta):
+        exact inside, a bound outside (fail-soft)."""
+        e = self.engine
+        if e.phase != BOMB:
+            return self.final()
+        key = e.hash ^ _ROOT_SALT[self.root] ^ (_MARGIN_SALT if self.margin else 0)
+        entry = self.table.get(key)
+        if entry is not None:
+            v, bound = entry
+            if bound == _EXACT or (bound == _LOWER and v >= beta) or (
+                    bound == _UPPER and v <= alpha):
+                return v
+        alpha0 = alpha
+        beta0 = beta
+        maximizing = e.to_move == self.root
+        best = _LOW if maximizing else _HIGH
+        for _, m in self.children():
+            e.make(m)
+            try:
+                v = self.value(alpha, beta)
+            finally:
+                e.unmake()
+            if maximizing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        if best <= alpha0:
+            bound = _UPPER
+        elif best >= beta0:
+            bound = _LOWER
+        else:
+            bound = _EXACT
+        self.table[key] = (best, bound)
+        return best
+
+    def root_search(self, order: Optional[List[int]], alpha: int, beta: int, top: int
+                    ) -> Solved:
+        """The root's value within (alpha, beta) and the first target (in `order`, else the
+        solver's own order) that reaches it; the root is to bomb, and `top` is the best value
+        there can be."""
+        distinct = self.children()
+        moves = [m for _, m in distinct]
+        if order is not None:
+            rank = {m: i for i, m in enumerate(order)}
+            position = {m: i for i, m in enumerate(moves)}
+            moves.sort(key=lambda m: (rank.get(m, len(rank)), position[m]))
+        e = self.engine
+        best = _LOW
+        best_move = moves[0]
+        for m in moves:
+            e.make(m)
+            try:
+                v = self.value(max(alpha, best), beta)
+            finally:
+                e.unmake()
+            if v > best:
+                best = v
+                best_move = m
+            if best >= top or best >= beta:
+                break  # the best value there is
+        return Solved(best, best_move)
+
+    # -----------------------------------------------------------------------------------------
+    # Strength 0: a game on the counts
+    # -----------------------------------------------------------------------------------------
+
+    def counts_value(self) -> int:
+        """The root's paranoid `lexicographic` value with strength-0 bombs, from the counts
+        alone."""
+        e = self.engine
+        players = e.players
+        active = [p for p in range(1, players + 1) if not e.disqualified[p]]
+        stones = [e.counts[p] for p in range(players + 1)]
+        bombs = [e.bombs[p] for p in range(players + 1)]
+        others = e.cells - e.counts[HOLE] - sum(stones[p] for p in active)
+        return self._counts(e.to_move, stones, bombs, others, active)
+
+    def _counts(self, bomber: int, stones: List[int], bombs: List[int], others: int,
+                active: List[int]) -> int:
+        e = self.engine
+        players = e.players
+        root = self.root
+        if bomber == 0:
+            return lexicographic(stones, e.disqualified, players, root)
+        key = (bomber, others) + tuple(stones[p] for p in active) + tuple(
+            bombs[p] for p in active)
+        cached = self.counts_table.get(key)
+        if cached is not None:
+            return cached
+        self.blasts += 1
+        if self.blasts > self.budget:
+            raise OutOfBudget()
+        bombs[bomber] -= 1
+        # The next bomber (RULES.md 5), unless no cell is left.
+        left = others + sum(stones[p] for p in active)
+        nxt = 0
+        if left > 1:
+            q = bomber
+            for _ in range(players):
+                q = q + 1 if q < players else 1
+                if q in active and bombs[q] > 0:
+                    nxt = q
+                    break
+        maximizing = bomber == root
+        best = _LOW if maximizing else _HIGH
+        # A target is a stone of some player or any other cell; which one does not matter.
+        for victim in [0] + active:
+            if victim == 0:
+                if others == 0:
+                    continue
+                v = self._counts(nxt, stones, bombs, others - 1, active)
+            else:
+                if stones[victim] == 0:
+                    continue
+                stones[victim] -= 1
+                v = self._counts(nxt, stones, bombs, others, active)
+                stones[victim] += 1
+            best = max(best, v) if maximizing else min(best, v)
+        bombs[bomber] += 1
+        if len(self.counts_table) > MAX_ENTRIES:
+            self.counts_table.clear()
+        self.counts_table[key] = best
+        return best
+
+    def _first_strength0_move(self, order: Optional[List[int]]) -> int:
+        """With strength 0 and the root to bomb: the first target (in `order`, else board
+        order) on a cell whose kind reaches the root's solved value; -1 if not the root's
+        turn."""
+        e = self.engine
+        if e.to_move != self.root:
+            return -1
+        target = self.counts_value()
+        moves = order if order is not None else e.legal_moves()
+        tried = set()
+        for m in moves:
+            v = e.board[m >> 5]
+            kind = v if 1 <= v <= e.players else EMPTY
+            if kind in tried:
+                continue
+            tried.add(kind)
+            e.make(m)
+            try:
+                value = (self.counts_value() if e.phase == BOMB else
+                         lexicographic(e.counts, e.disqualified, e.players, self.root))
+            finally:
+                e.unmake()
+            if value == target:
+                return m
+        return moves[0]
+
+
+def solver_for(evaluator: Evaluator) -> BombSolver:
+    """The solver kept with `evaluator` (one per engine, so its table lasts the game)."""
+    solver = getattr(evaluator, "_bomb_solver", None)
+    if not isinstance(solver, BombSolver) or solver.engine is not evaluator.engine:
+        solver = BombSolver(evaluator.engine)
+        setattr(evaluator, "_bomb_solver", solver)
+    return solver
+
+
+# A phase-1 leaf in the bombing phase is solved only when even trying every target for every
+# bomb left (cells ** bombs) takes at most this many blasts, so a leaf never costs more than
+# a few milliseconds (strength 0 always: that game is small).  A long bombing phase
+# (heartExercise3: 11 bombs over 100 cells) is out of reach at the leaves.
+LEAF_BUDGET = 400
+
+
+def leaf_value(evaluator: Evaluator, root: int) -> int:
+    """The search value of a position at the end of phase 1 (or later) for `root`: the
+    bombing phase solved exactly (on places, the evaluation breaking ties) when that is in
+    reach (see LEAF_BUDGET), else the evaluation."""
+    e = evaluator.engine
+    if e.phase == OVER:
+        return evaluator.evaluate(root)
+    if e.strength > 0:
+        bombs = sum(e.bombs[p] for p in range(1, e.players + 1) if not e.disqualified[p])
+        if (e.cells - e.counts[HOLE]) ** bombs > LEAF_BUDGET:
+            return evaluator.evaluate(root)
+    solved = solver_for(evaluator).solve(root, LEAF_BUDGET)
+    if solved is None:
+        return evaluator.evaluate(root)
+    left = sum(1 for p in range(1, e.players + 1) if not e.disqualified[p] and p != root)
+    return search_value(solved.value, left, evaluator.evaluate(root))

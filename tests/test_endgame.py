@@ -1,0 +1,156 @@
+"""The exact bombing-phase solver and the end of phase 1 searched through the bombs.
+
+Expected values come from an independent brute force: every bomb order and every target,
+played with the readable rules (`reversi_ref.rules` through `play` and `legal_moves`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Dict, Tuple
+
+from helpers import bombing, build
+from reversi_ref import Move, legal_moves, play
+from reversi_ref.engine import Engine
+from reversi_ref.players.greedy import GreedyPlayer
+from reversi_ref.players.search import SearchPlayer
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.bombing import BOMB_DEPTH, choose_bomb
+from reversi_ref.search.config import DEFAULT_CONFIG
+from reversi_ref.search.endgame import BombSolver, leaf_value
+from reversi_ref.search.evaluate import Evaluator, is_decisive
+from reversi_ref.search.timing import expected_own_moves, plan_budget
+from reversi_ref.state import OVER, GameState
+
+Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
+
+
+def outcome(state: GameState, root: int) -> Outcome:
+    """The finished game's outcome for `root`, counted on the board."""
+    stones = [sum(1 for c in state.board if c == str(p)) for p in range(state.players + 1)]
+    mine = stones[root]
+    others = [stones[p] for p in range(1, state.players + 1) if p != root]
+    return (sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine),
+            mine - max(others))
+
+
+def brute_force(state: GameState, root: int, memo: Dict[Tuple[object, ...], Outcome]
+                ) -> Outcome:
+    """Paranoid best outcome for `root` (places, then margin) over every line to the end."""
+    if state.phase == OVER:
+        return outcome(state, root)
+    key = (tuple(state.board), state.to_move, state.phase, tuple(state.bombs))
+    if key not in memo:
+        values = [brute_force(play(state, m), root, memo) for m in legal_moves(state)]
+        memo[key] = max(values) if state.to_move == root else min(values)
+    return memo[key]
+
+
+def random_bombing_position(seed: int) -> GameState:
+    """A small bombing-phase position: 2 or 3 players, holes, strength 0 to 2, few bombs."""
+    rng = random.Random(seed)
+    players = rng.choice([2, 2, 3])
+    width, height = rng.randint(3, 5), rng.randint(1, 2)
+    cells = "\n".join(" ".join(rng.choice("00-" + "123"[:players] * 2) for _ in range(width))
+                      for _ in range(height))
+    bombs = [rng.randint(0, 2) for _ in range(players)]
+    bombs[0] = max(1, bombs[0])
+    while sum(bombs) > 4:
+        bombs[bombs.index(max(bombs))] -= 1
+    return bombing(cells, players=players, strength=rng.randint(0, 2),
+                   bombs_per_player=bombs, to_move=rng.choice([1, 1, 2]))
+
+
+def test_solver_matches_brute_force_on_places_and_margin() -> None:
+    """RULES.md 5, 7: on 50 random small positions the solver's place value equals the brute
+    force's, the target it picks reaches it, and with `margin` also reaches the best margin;
+    with the root not to move the value is the same as the brute force's."""
+    checked = 0
+    for seed in range(50):
+        state = random_bombing_position(seed)
+        if state.phase != "bomb":
+            continue
+        best = brute_force(state, 1, {})
+        solver = BombSolver(Engine(state))
+        solved = solver.solve(1, 10 ** 6)
+        assert solved is not None and solved.value == best[0], (seed, state.rows())
+        if state.to_move == 1:
+            move = solver.engine.decode_move(solved.move)
+            assert brute_force(play(state, move), 1, {})[0] == best[0], seed
+            lexicographic = solver.solve(1, 10 ** 6, margin=True)
+            assert lexicographic is not None
+            move = solver.engine.decode_move(lexicographic.move)
+            assert brute_force(play(state, move), 1, {}) == best, (seed, state.rows())
+        checked += 1
+    assert checked >= 40
+
+
+def test_solver_gives_up_past_its_budget() -> None:
+    """A budget of a handful of blasts cannot solve a position with eight targets and
+    several bombs: the solver says so (None) instead of guessing."""
+    state = bombing("1 2 1 2 0 1 2 0", strength=1, bombs_per_player=[2, 2])
+    assert BombSolver(Engine(state)).solve(1, 5) is None
+
+
+# Player 1's last phase-1 moves are (1, 2) and (3, 2); then player 2 has one move, and each
+# player drops one strength-1 bomb, player 1 first (RULES.md 4-5):
+#   1 1 0 1 2
+#   2 0 2 - 1
+#   1 0 - 0 -
+# (1, 2) is the move with more stones after it (greedy), but the bombs then leave a draw at
+# best; only (3, 2) wins after the bombs (the brute force below plays every line).
+BEFORE_BOMBS = "1 1 0 1 2\n2 0 2 - 1\n1 0 - 0 -"
+
+
+def test_end_of_phase_one_is_searched_through_the_bombs() -> None:
+    """RULES.md 4, 5, 7: searching to the end of phase 1, with the bombing phase solved at
+    the leaves, the search takes (3, 2), the only move that wins once the bombs have
+    fallen; greedy's move only draws."""
+    state = build(BEFORE_BOMBS, strength=1, bombs_per_player=[1, 1])
+    results = {m: brute_force(play(state, m), 1, {})[0] for m in legal_moves(state)}
+    assert results == {Move(1, 2): 0, Move(3, 2): 1}
+    assert results[GreedyPlayer().choose(state, 0, 1)] == 0
+    assert SearchPlayer().choose(state, 0, 6) == Move(3, 2)
+
+
+def test_leaf_value_is_decisive_only_when_solved() -> None:
+    """A leaf in the bombing phase that the solver proves won is worth a decisive value;
+    with the solver off (`exact_endgame` false) it is the evaluation's estimate."""
+    # Player 1 bombs first with strength 0 and then player 2: 3 against 1 stone, each loses
+    # one stone, 2 to 0 (RULES.md 5).
+    state = bombing("1 1 1 2 0", bombs_per_player=[1, 1])
+    assert brute_force(state, 1, {})[0] == 1
+    engine = Engine(state)
+    analysis = MapAnalysis(state.map)
+    on = Evaluator(engine, analysis, DEFAULT_CONFIG)
+    assert is_decisive(leaf_value(on, 1)) and leaf_value(on, 1) > 0
+    off = Evaluator(engine, analysis, replace(DEFAULT_CONFIG, exact_endgame=False))
+    assert not is_decisive(off.evaluate(1))
+
+
+def test_choose_bomb_is_exact_where_a_narrow_beam_misses() -> None:
+    """RULES.md 5, 7: with a beam of one target per bomber, the beam alone takes the best
+    single bomb (6, 0) and draws; the exact solve takes (2, 0), the only win (worked in
+    test_search.LAST_BOMB)."""
+    state = bombing("1 0 0 0 1 2 2 0", strength=1, bombs_per_player=[2, 1])
+    narrow = replace(DEFAULT_CONFIG, bomb_candidates=1)
+    for exact, expected in ((True, Move(2, 0)), (False, Move(6, 0))):
+        config = replace(narrow, exact_endgame=exact)
+        engine = Engine(state)
+        evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+        choice = choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH)
+        assert engine.decode_move(choice.move) == expected, exact
+
+
+def test_first_bombs_get_the_larger_share_of_the_bank() -> None:
+    """RULES.md 8: with four bombs to drop and 8000 ms banked (1000 ms per request), the
+    first bomb's hard limit is above the even share of the bank and what follows (two
+    moves' worth of planning instead of four), and still within half the bank."""
+    state = bombing("1 2 1 2 0 1 2 0", strength=1, bombs_per_player=[4, 4])
+    engine = Engine(state)
+    moves = expected_own_moves(engine, 1)
+    assert moves == 2
+    budget = plan_budget(8000, moves, 1000)
+    even = plan_budget(8000, 4, 1000)
+    assert even.hard_ms < budget.hard_ms <= 0.5 * (8000 - 150)
