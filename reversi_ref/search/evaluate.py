@@ -20,7 +20,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 from __future__ import annotations
 
 import random
-from typing import List
+from typing import Dict, List
 
 from ..engine import BOMB, OVER
 from ..engine.core import Engine
@@ -310,17 +310,24 @@ class Evaluator:
         free = self._free
         access = self._access
         n = e.players
-        for p in range(1, n + 1):
-            access[p] = 0
+        everyone = (1 << (n + 1)) - 2
+        # Free cells by the set of players next to them; few distinct sets.
+        tally: Dict[int, int] = {}
         for t in range(e.cells):
             if adjacent[t] == 0 or not free[board[t]]:
                 continue
             found = 0
             for i in range(start[t], start[t + 1]):
                 found |= 1 << board[steps[i] >> 3]
-            for p in range(1, n + 1):
-                if found >> p & 1:
-                    access[p] += 1
+            found &= everyone
+            tally[found] = tally.get(found, 0) + 1
+        for p in range(1, n + 1):
+            access[p] = 0
+        for found, count in tally.items():
+            while found:
+                low = found & -found
+                access[low.bit_length() - 1] += count
+                found ^= low
         own = access[root]
         others = 0
         count = 0
