@@ -33,7 +33,8 @@ def _value(state: GameState, root: int, config: EvalConfig) -> int:
 
 def _gain(state: GameState, root: int, **weights: Tuple[int, int]) -> int:
     """What the given weights (all others as OFF) add to root's value."""
-    return _value(state, root, replace(OFF, **weights)) - _value(state, root, OFF)
+    changed = replace(OFF, **weights)  # type: ignore[arg-type]
+    return _value(state, root, changed) - _value(state, root, OFF)
 
 
 def _plain_targets(state: GameState, player: int) -> List[Tuple[int, int]]:
