@@ -37,6 +37,22 @@ class EvalConfig:
     # Counts in hand: one override stone, one bomb (per cell its blast removes).
     override: Ramp = (350, 600)
     bomb_per_cell: int = 40
+    # Added per bomb in hand in the building phase, on top of its blast: bombs decide the
+    # bombing phase, so one in hand is worth more as phase 1 ends (0, 0 = off).
+    bomb_late: Ramp = (0, 0)
+    # With three or more players: a player without a plain move (shut in; the others can
+    # keep it there) costs this much, an opponent shut in gains it over their count.
+    shut_in: Ramp = (0, 0)
+    # With three or more players: access, the free cells next to a player's stones, as
+    # (own - opponents' average) / (own + that + 2) times this weight.
+    access: Ramp = (0, 0)
+    # Two players: the player to move is worth this much when the free cells of the regions
+    # still contested (holes cut a map into regions; one with stones of both players) are
+    # odd in number, so that it would take the last of them with no passes.
+    parity: Ramp = (0, 0)
+    # Stones that can never be captured although not on a corner-like cell: a run of one
+    # player's stones along an edge-like line (transitions followed) from a corner it holds.
+    stable: Ramp = (0, 0)
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True

@@ -20,7 +20,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 from __future__ import annotations
 
 import random
-from typing import List
+from typing import Dict, List
 
 from ..engine import BOMB, OVER
 from ..engine.core import Engine
@@ -86,6 +86,20 @@ class Evaluator:
         self._values = [0] * 9
         self._mobility = [0] * 9
         self._free = [is_free_code(code) for code in range(16)]
+        self._access = [0] * 9
+        self._stable = [0] * 9
+        self._stable_mark = [0] * analysis.cells
+        self._stamp = 0
+        self.chains: List[List[int]] = []
+        if config.stable != (0, 0):
+            self.chains = stable_chains(engine.nxt, analysis)
+        # Regions: the playable cells split by holes (steps, transitions included), only kept
+        # when there are several; parity counts the free cells of contested regions.
+        self.regions: List[List[int]] = []
+        if engine.players == 2 and config.parity != (0, 0):
+            self.regions = _regions(engine)
+            if len(self.regions) < 2:
+                self.regions = []
         # Building-phase values by Zobrist hash (mixed with the root's salt); a search meets
         # the same leaf again through transpositions and re-searches (7-35% of the calls).
         self._cache_mask = (1 << EVAL_CACHE_BITS) - 1
@@ -170,14 +184,44 @@ class Evaluator:
         w_half = ramp(cfg.half_open, progress)
         w_near = ramp(cfg.corner_neighbour, progress)
         w_override = ramp(cfg.override, progress)
-        w_bomb = cfg.bomb_per_cell * self.blast_area
+        w_bomb = cfg.bomb_per_cell * self.blast_area + ramp(cfg.bomb_late, progress)
         values = self._values
         for p in range(1, e.players + 1):
             values[p] = (w_material * counts[p] + w_corner * table[16 + p]
                          + w_edge * table[32 + p] + w_half * table[48 + p]
                          + w_near * table[64 + p] + w_override * e.overrides[p]
                          + w_bomb * e.bombs[p])
+        if self.chains:
+            w_stable = ramp(cfg.stable, progress)
+            stable = self.stable_counts()
+            for p in range(1, e.players + 1):
+                values[p] += w_stable * stable[p]
         return values
+
+    def stable_counts(self) -> List[int]:
+        """Per player, the stones on edge-like cells in an unbroken run of its own stones
+        from a corner-like cell it holds (`stable_chains`): none of them can be captured."""
+        e = self.engine
+        board = e.board
+        n = e.players
+        stable = self._stable
+        for p in range(1, n + 1):
+            stable[p] = 0
+        self._stamp += 1
+        stamp = self._stamp
+        mark = self._stable_mark
+        for chain in self.chains:
+            owner = board[chain[0]]
+            if owner < 1 or owner > n:
+                continue
+            for i in range(1, len(chain)):
+                c = chain[i]
+                if board[c] != owner:
+                    break
+                if mark[c] != stamp:
+                    mark[c] = stamp
+                    stable[owner] += 1
+        return stable
 
     def evaluate(self, root: int, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
         """The value of the engine's position for `root` (points, higher is better).
@@ -203,23 +247,34 @@ class Evaluator:
                     return self.eliminated_value(root)
                 eliminated += 1
         value = self.relative(root, self.player_values()) + ELIMINATED_OPPONENT * eliminated
-        w_mobility = ramp(self.config.mobility, self.progress())
-        if w_mobility:
-            reach = abs(w_mobility)
+        cfg = self.config
+        progress = self.progress()
+        w_mobility = ramp(cfg.mobility, progress)
+        w_shut = w_access = 0
+        if e.players >= 3:
+            w_shut = ramp(cfg.shut_in, progress)
+            w_access = ramp(cfg.access, progress)
+        elif cfg.parity != (0, 0):
+            value += self.parity_term(root, ramp(cfg.parity, progress))
+        if w_mobility or w_shut:
+            reach = abs(w_mobility) + abs(w_shut) + abs(w_access)
             if value - reach >= beta:
                 return value - reach
             if value + reach <= alpha:
                 return value + reach
-            value += self.mobility_term(root, w_mobility)
+            value += self.mobility_term(root, w_mobility, w_shut)
+        if w_access:
+            value += self.access_term(root, w_access)
         self._cache_keys[slot] = key
         self._cache_values[slot] = value
         return value
 
-    def mobility_term(self, root: int, weight: int) -> int:
+    def mobility_term(self, root: int, weight: int, shut_in: int = 0) -> int:
         """`weight` times (own mobility - opponents' average) / (own + that + 2), where a
         player's mobility is its targets without an override stone: with one in hand nearly
         every stone on the board would be a move, and override stones in hand are valued on
-        their own."""
+        their own.  A player with no such target is shut in: `-shut_in` for the root,
+        `shut_in` shared over the opponents for each of them."""
         e = self.engine
         mobility = self._mobility
         e.plain_mobility(mobility)
@@ -232,7 +287,87 @@ class Evaluator:
                 others += mobility[p]
                 count += 1
         theirs = others // count if count else 0
+        value = weight * (own - theirs) // (own + theirs + 2)
+        if shut_in and count:
+            if own == 0:
+                value -= shut_in
+            shut = 0
+            for p in range(1, e.players + 1):
+                if p != root and not disqualified[p] and mobility[p] == 0:
+                    shut += 1
+            value += shut_in * shut // count
+        return value
+
+    def access_term(self, root: int, weight: int) -> int:
+        """`weight` times (own access - opponents' average) / (own + that + 2), where a
+        player's access is the free cells one step from its stones: where the lines that
+        let it move again start (a player without any can be shut in for good)."""
+        e = self.engine
+        board = e.board
+        steps = e.steps
+        start = e.steps_start
+        adjacent = e.adjacent
+        free = self._free
+        access = self._access
+        n = e.players
+        everyone = (1 << (n + 1)) - 2
+        # Free cells by the set of players next to them; few distinct sets.
+        tally: Dict[int, int] = {}
+        for t in range(e.cells):
+            if adjacent[t] == 0 or not free[board[t]]:
+                continue
+            found = 0
+            for i in range(start[t], start[t + 1]):
+                found |= 1 << board[steps[i] >> 3]
+            found &= everyone
+            tally[found] = tally.get(found, 0) + 1
+        for p in range(1, n + 1):
+            access[p] = 0
+        for found, count in tally.items():
+            while found:
+                low = found & -found
+                access[low.bit_length() - 1] += count
+                found ^= low
+        own = access[root]
+        others = 0
+        count = 0
+        disqualified = e.disqualified
+        for p in range(1, n + 1):
+            if p != root and not disqualified[p]:
+                others += access[p]
+                count += 1
+        theirs = others // count if count else 0
         return weight * (own - theirs) // (own + theirs + 2)
+
+    def parity_term(self, root: int, weight: int) -> int:
+        """Two players: `weight` when the root would make the last move into the free cells
+        of the contested regions (an odd number with the root to move, an even number with
+        the opponent to move), `-weight` otherwise; 0 with nothing contested."""
+        e = self.engine
+        counts = e.counts
+        if not self.regions:
+            if not (counts[1] and counts[2]):
+                return 0
+            left = counts[EMPTY] + counts[CHOICE] + counts[INVERSION] + counts[BONUS]
+        else:
+            board = e.board
+            free = self._free
+            left = 0
+            for cells in self.regions:
+                found = 0
+                empty = 0
+                for c in cells:
+                    v = board[c]
+                    if free[v]:
+                        empty += 1
+                    else:
+                        found |= 1 << v
+                if found & 6 == 6:
+                    left += empty
+        if left == 0:
+            return 0
+        mine = (left & 1 == 1) == (e.to_move == root)
+        return weight if mine else -weight
 
     def eliminated_value(self, root: int) -> int:
         """The value for a `root` wiped off the board in the building phase: it ends with no
@@ -313,6 +448,60 @@ class Evaluator:
         if lost == 0 and beaten == others:
             value += WIN_BONUS
         return value
+
+
+def stable_chains(nxt: List[int], analysis: MapAnalysis) -> List[List[int]]:
+    """Lines out of corner-like cells along edge-like cells: each list is a corner, then the
+    cells met stepping away from it (transitions followed) while the cell is edge-like and
+    its one open axis is the walk's.  A stone there next to a stable stone of its owner on
+    the walk's side can only be captured by a line through that stone too, so a run of one
+    player's stones from a corner it holds is never captured (RULES.md 3)."""
+    chains: List[List[int]] = []
+    blocked = analysis.blocked
+    for c in analysis.corners:
+        for d in range(8):
+            chain = [c]
+            seen = {c}
+            k = nxt[c * 8 + d]
+            while k >= 0:
+                u = k >> 3
+                axis = (k & 7) % 4
+                if (u in seen or blocked[u] != EDGE or nxt[u * 8 + axis] < 0
+                        or nxt[u * 8 + axis + 4] < 0):
+                    break
+                seen.add(u)
+                chain.append(u)
+                k = nxt[k]
+            if len(chain) > 1:
+                chains.append(chain)
+    return chains
+
+
+def _regions(engine: Engine) -> List[List[int]]:
+    """The playable cells of the engine's map in groups connected by steps (a step can be
+    walked back, RULES.md 2), each a list of cells."""
+    board = engine.board
+    steps = engine.steps
+    start = engine.steps_start
+    cells = engine.cells
+    seen = [False] * cells
+    regions: List[List[int]] = []
+    for c in range(cells):
+        if seen[c] or board[c] == HOLE:
+            continue
+        seen[c] = True
+        group = [c]
+        i = 0
+        while i < len(group):
+            g = group[i]
+            for k in range(start[g], start[g + 1]):
+                u = steps[k] >> 3
+                if not seen[u] and board[u] != HOLE:
+                    seen[u] = True
+                    group.append(u)
+            i += 1
+        regions.append(group)
+    return regions
 
 
 def is_decisive(value: int) -> bool:

@@ -1,0 +1,209 @@
+"""The evaluation features of issue 23, each on small positions whose value is known by hand:
+shut in and access (three or more players), parity, stable runs along transitions, bombs
+in hand late in phase 1.  Every feature is off at weight 0, so its term is checked as the
+difference it makes to the whole evaluation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable, List, Tuple
+
+import pytest
+
+from helpers import build
+from reversi_ref import legal_moves, play
+from reversi_ref.engine import Engine
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.evaluate import Evaluator
+from reversi_ref.state import GameState
+
+# Every new weight at zero: the evaluation as it was before these features.
+OFF = replace(DEFAULT_CONFIG, shut_in=(0, 0), access=(0, 0), parity=(0, 0), stable=(0, 0),
+              bomb_late=(0, 0))
+
+
+def _evaluator(state: GameState, config: EvalConfig) -> Evaluator:
+    return Evaluator(Engine(state), MapAnalysis(state.map), config)
+
+
+def _value(state: GameState, root: int, config: EvalConfig) -> int:
+    return _evaluator(state, config).evaluate(root)
+
+
+def _gain(state: GameState, root: int, **weights: Tuple[int, int]) -> int:
+    """What the given weights (all others as OFF) add to root's value."""
+    changed = replace(OFF, **weights)  # type: ignore[arg-type]
+    return _value(state, root, changed) - _value(state, root, OFF)
+
+
+def _plain_targets(state: GameState, player: int) -> List[Tuple[int, int]]:
+    """The cells `player` could take without an override stone, by the readable rules."""
+    moves = legal_moves(replace(state, to_move=player))
+    return sorted({(m.x, m.y) for m in moves if state.map.cells[m.y * state.map.width + m.x]
+                   != "x" and state.rows()[m.y].split()[m.x] in "0cib"})
+
+
+# Player 1 behind a hole (shut in); the same stones with player 1 reaching a free cell.
+SHUT = "1 - 2 3 0 3 2 0"
+OPEN = "1 2 2 3 0 3 2 0"
+
+
+def test_the_positions_are_what_the_tests_say() -> None:
+    """By the rules: in SHUT player 1 has no move and players 2 and 3 have; in OPEN player 1
+    has one."""
+    shut = build(SHUT, players=3)
+    assert _plain_targets(shut, 1) == []
+    assert _plain_targets(shut, 2) and _plain_targets(shut, 3)
+    assert _plain_targets(build(OPEN, players=3), 1) == [(4, 0)]
+
+
+def test_shut_in_costs_the_root_its_weight() -> None:
+    """Shut in, the root loses the whole weight; not shut in (and no opponent shut in),
+    nothing."""
+    assert _gain(build(SHUT, players=3), 1, shut_in=(700, 700)) == -700
+    assert _gain(build(OPEN, players=3), 1, shut_in=(700, 700)) == 0
+
+
+def test_an_opponent_shut_in_gains_its_share() -> None:
+    """One of the root's two opponents shut in: half the weight."""
+    assert _gain(build(SHUT, players=3), 2, shut_in=(700, 700)) == 350
+
+
+def test_shut_in_position_scores_below_one_with_a_move() -> None:
+    """With shut_in on, SHUT is worse for player 1 than OPEN (where player 2 has a stone
+    more), by the weight more than with it off."""
+    on = replace(OFF, shut_in=(3000, 3000))
+    shut, open_ = build(SHUT, players=3), build(OPEN, players=3)
+    assert _value(shut, 1, on) < _value(open_, 1, on)
+    assert (_value(open_, 1, on) - _value(shut, 1, on)
+            == _value(open_, 1, OFF) - _value(shut, 1, OFF) + 3000)
+
+
+def test_shut_in_needs_three_players() -> None:
+    """Two players: the feature is off (mobility already values a player without moves)."""
+    state = build("1 - 2 0 1 1", to_move=2)
+    assert _plain_targets(state, 2) == []
+    assert _gain(state, 1, shut_in=(700, 700)) == 0
+
+
+def test_access_counts_free_cells_next_to_stones() -> None:
+    """Access of `0 1 0 2 3 -`: player 1 two free cells, player 2 one, player 3 none.  Root 1:
+    1000 (2 - 0) / (2 + 0 + 2) = 500 (the opponents' average 1/2 rounds down to 0); root 3:
+    1000 (0 - 1) / (0 + 1 + 2), rounded down, -334."""
+    state = build("0 1 0 2 3 -", players=3)
+    evaluator = _evaluator(state, OFF)
+    assert evaluator.access_term(1, 1000) == 500
+    assert evaluator.access_term(3, 1000) == -334
+    assert _gain(state, 1, access=(1000, 1000)) == 500
+
+
+@pytest.mark.parametrize("cells,to_move,expected", [
+    ("1 2 0 0 0", 1, 300),          # three free cells, root to move: root moves last
+    ("1 2 0 0", 1, -300),           # two: the opponent does
+    ("1 2 0 0", 2, 300),            # two with the opponent to move: root again
+    ("1 2 0 - 0 0", 1, 300),        # the region right of the hole has no stone: one cell
+    ("1 2 0 - 1 0 0", 1, 300),      # only player 1 there: nothing to capture, not counted
+    ("1 2 0 - 1 0 2", 1, -300),     # both there: 1 + 2 free cells, even
+])
+def test_parity_counts_the_free_cells_of_contested_regions(cells: str, to_move: int,
+                                                           expected: int) -> None:
+    """The root gains the weight when it would make the last move into the contested
+    regions' free cells, and loses it otherwise; the opponent's view is the opposite."""
+    state = build(cells, to_move=to_move)
+    assert _gain(state, 1, parity=(300, 300)) == expected
+    evaluator = _evaluator(state, replace(OFF, parity=(300, 300)))
+    assert evaluator.parity_term(1, 300) == -evaluator.parity_term(2, 300) == expected
+
+
+def _captured_by_someone(state: GameState, x: int) -> bool:
+    """Whether any move of any player, by the readable rules, flips the stone at (x, 0)."""
+    owner = state.rows()[0].split()[x]
+    for player in range(1, state.players + 1):
+        mover = replace(state, to_move=player)
+        for move in legal_moves(mover):
+            if move.x != x and play(mover, move).rows()[0].split()[x] != owner:
+                return True
+    return False
+
+
+RING = ["0 0 6 <-> 4 0 2"]   # the row's west end steps to its east end: no corners
+
+
+@pytest.mark.parametrize("cells,transitions,stable_x", [
+    ("1 1 1 2 0", [], [1, 2]),      # corner at x=0 held by 1: x=1, 2 stable
+    ("1 1 2 1 0", [], [1]),         # the run from the corner stops at player 2's stone
+    ("0 1 1 2 0", [], []),          # the corner is free
+    ("1 1 1 2 0", RING, []),        # a ring: no corner, nothing stable
+])
+def test_stable_runs_from_corners(cells: str, transitions: List[str],
+                                  stable_x: List[int]) -> None:
+    """Stable stones are counted where they are (a run of the corner owner's stones along an
+    edge-like line), and only there."""
+    state = build(cells, transitions=transitions)
+    evaluator = _evaluator(state, replace(OFF, stable=(100, 100)))
+    assert evaluator.stable_counts()[1] == len(stable_x)
+    assert _gain(state, 1, stable=(100, 100)) == 100 * len(stable_x)
+
+
+def test_the_ring_really_lets_those_stones_be_captured() -> None:
+    """Independent check by the rules: in the ring, player 2 at x=4 flips x=0 and x=1 (the
+    line wraps through the transition); on the open row nothing flips x=1."""
+    ring = build("1 1 2 0 0", to_move=2, transitions=RING)
+    after = play(ring, next(m for m in legal_moves(ring) if (m.x, m.y) == (4, 0)))
+    assert after.rows()[0].split()[:2] == ["2", "2"]
+    assert not _captured_by_someone(build("1 1 2 0 0"), 1)
+
+
+def test_stable_run_follows_a_transition_into_another_row() -> None:
+    """Two rows joined end to end by a transition (row 0's east end steps south-west... as
+    east into row 1's west end): the run from player 1's corner at (0, 0) continues through
+    the transition.  Row 1's west side opens only through it, so its cells are edge-like."""
+    cells = "1 1 1\n- - -\n1 1 2\n- - -\n0 0 0"
+    state = build(cells, transitions=["2 0 2 <-> 0 2 6"])
+    # (0, 0) is a corner; (1, 0), (2, 0) edge-like along the row; the transition continues
+    # the row into (0, 2), (1, 2); (2, 2) holds player 2.
+    evaluator = _evaluator(state, replace(OFF, stable=(100, 100)))
+    assert evaluator.stable_counts()[1] == 4
+
+
+def test_bombs_in_hand_gain_late() -> None:
+    """Two of four cells taken (progress 512): a bomb in hand gains half the late weight,
+    against the opponent's none."""
+    state = build("1 2 0 0", bombs=1, bombs_per_player=[1, 0])
+    assert _gain(state, 1, bomb_late=(0, 1000)) == 500
+    assert _gain(state, 2, bomb_late=(0, 1000)) == -500
+
+
+def _positions(name: str) -> Iterable[GameState]:
+    import random
+    from pathlib import Path
+    from reversi_ref import parse_map
+    rng = random.Random(4)
+    state = parse_map((Path(__file__).resolve().parents[1] / "maps" / name).read_text())
+    while state.phase == "build":
+        yield state
+        state = play(state, rng.choice(legal_moves(state)))
+
+
+ALL_ON = replace(DEFAULT_CONFIG, shut_in=(3000, 1000), access=(800, 200), parity=(0, 400),
+                 stable=(200, 100), bomb_late=(0, 800))
+
+
+@pytest.mark.parametrize("name", ["othello8x8.map", "sparks3p.map"])
+def test_lazy_bounds_hold_with_every_feature_on(name: str) -> None:
+    """With every feature on, a lazy value outside the window is still a true bound."""
+    import random
+    rng = random.Random(6)
+    for i, state in enumerate(_positions(name)):
+        if i % 3:
+            continue
+        engine = Engine(state)
+        analysis = MapAnalysis(state.map)
+        for root in range(1, state.players + 1):
+            full = Evaluator(engine, analysis, ALL_ON).evaluate(root)
+            alpha = full + rng.randint(-4000, 4000)
+            beta = alpha + rng.choice([1, 50, 2000])
+            lazy = Evaluator(engine, analysis, ALL_ON).evaluate(root, alpha, beta)
+            assert lazy == full or (lazy >= beta and full >= beta) or (
+                lazy <= alpha and full <= alpha)
