@@ -952,6 +952,10 @@ def run_arena(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError("argument --sprt: %s" % error) from None
     check_program(server, "--server")
+    # A shell started in the background hands its children SIGINT ignored; an arena run stops
+    # its games on Ctrl-C whatever it inherited (cli.main turns the interrupt into exit 130).
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     for name in [args.ours] + opponents:
         check_program(players[name], "--player %s" % name)
     maps = load_maps(expand_maps(args.maps, args.map_dir))
