@@ -26,8 +26,8 @@ from reversi_ref import soak
 from reversi_ref.client import HISTORY_LIMIT, Client, finish_client, format_memory
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, MoveAnnouncement, MoveRequest,
-                                  PlayerNumber, encode)
+from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, MoveAnnouncement,
+                                  MoveAnswer, MoveRequest, PlayerNumber, encode)
 from reversi_ref.rules import legal_moves
 from reversi_ref.search.alphabeta import MAX_PLY
 from reversi_ref.search.config import DEFAULT_CONFIG
@@ -180,8 +180,8 @@ def play_game(client: ScriptedClient, check: Callable[[int], None]) -> GameState
         if mover == 1:
             client.feed(MoveRequest(0, 2))
             answer = client.answer
-            assert isinstance(answer, tuple)
-            x, y, special = answer
+            assert isinstance(answer, MoveAnswer)
+            x, y, special = answer.x, answer.y, answer.special
             check(client.moves_played)
         else:
             client.ponder_while_waiting()
@@ -206,10 +206,9 @@ def test_search_client_keeps_a_fixed_footprint_over_a_whole_game() -> None:
     player = SearchPlayer(config=config)
     client = ScriptedClient(player)
     footprints: List[Tuple[int, int, int]] = []
-    strategy: Optional[Callable[[List[int]], str]] = None
-    if hasattr(sys, "pypy_version_info"):
-        import __pypy__
-        strategy = __pypy__.strategy
+    # PyPy's name for how a list stores its items (None under CPython).
+    strategy: Optional[Callable[[List[int]], str]] = getattr(
+        sys.modules.get("__pypy__"), "strategy", None)
 
     def check(own_moves: int) -> None:
         searcher = player.searcher
