@@ -131,10 +131,12 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
         start = time.monotonic()
         checkpoints: List[Dict[str, Any]] = []
         next_mark = every
-        peak = 0
+        peak = rss = 0
         while runner.is_alive():
             time.sleep(POLL_SECONDS)
-            rss, peak_now = memory_kb(ours.pid)
+            rss_now, peak_now = memory_kb(ours.pid)
+            # The client may have left already (the end of the game): keep the last reading.
+            rss = rss_now or rss
             peak = max(peak, peak_now)
             moves = referee.game.move_count
             if moves >= next_mark:
@@ -143,7 +145,8 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
                 if progress is not None:
                     progress(checkpoints[-1])
                 next_mark = (moves // every + 1) * every
-        rss, peak_now = memory_kb(ours.pid)
+        rss_now, peak_now = memory_kb(ours.pid)
+        rss = rss_now or rss
         _, errors = ours.communicate(timeout=60)
         if not checkpoints or checkpoints[-1]["moves"] != referee.game.move_count:
             checkpoints.append(checkpoint(referee, referee.game.move_count, start, rss,
