@@ -23,13 +23,14 @@ A dropped connection or a malformed message ends the run with a one-line error a
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import select
 import socket
 import sys
 import time
 from dataclasses import replace
-from typing import Any, Callable, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
 from .cli import UsageError, int_range, positive_float
@@ -49,6 +50,9 @@ CONNECT_TIMEOUT = 10.0
 # The part of the bank kept back for the network, the process being descheduled, PyPy's JIT
 # warm-up and garbage collection.
 SAFETY_MARGIN_MS = 300
+# `Client.history` keeps the last HISTORY_LIMIT messages at least and never more than twice
+# that many (issue 19: the client's memory must not grow with the length of the game).
+HISTORY_LIMIT = 256
 
 
 class ConnectionLost(ReversiError):
@@ -106,7 +110,10 @@ class Client:
         # disqualifications that answer a request): our log numbers moves as the referee does.
         self.game_moves = 0
         self.warnings = 0
+        # The latest messages, oldest first (see HISTORY_LIMIT and `remember`).
         self.history: List[Message] = []
+        # Log this process's memory after every `memory_every`-th of our moves (0: never).
+        self.memory_every = 0
         # Our last answer and the time it took, and the observers (`--watch`), called after
         # each message is handled; an observer must return at once.
         self.last_answer: Optional[Move] = None
@@ -225,7 +232,7 @@ class Client:
         try:
             while True:
                 message = self.receive()
-                self.history.append(message)
+                self.remember(message)
                 if isinstance(message, EndOfGame):
                     final = self.on_end()
                     self.notify(message)
@@ -238,6 +245,14 @@ class Client:
                     return self.tracked(message)
         finally:
             self.close()
+
+    def remember(self, message: Message) -> None:
+        """Add `message` to `history`, dropping the oldest beyond HISTORY_LIMIT (in batches,
+        so each message costs O(1) on average)."""
+        history = self.history
+        history.append(message)
+        if len(history) > 2 * HISTORY_LIMIT:
+            del history[:len(history) - HISTORY_LIMIT]
 
     def notify(self, message: Message) -> None:
         """Show the game to the observers after `message` was handled."""
@@ -327,6 +342,8 @@ class Client:
         self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s%s)"
                  % (self.game_moves + 1, move.x, move.y, special, info.depth, info.nodes,
                     round(used), bank, pondered))
+        if self.memory_every and self.moves_played % self.memory_every == 0:
+            self.log(format_memory(self.moves_played, memory_figures(), len(self.history)))
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
         """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""
@@ -382,6 +399,38 @@ class Client:
         return state
 
 
+def memory_figures() -> Dict[str, float]:
+    """This process's memory in MB: `rss` and `peak_rss` (from /proc, 0 elsewhere); under
+    PyPy also the GC heap in use (`heap`), its peak so far (`heap_peak`) and the JIT's
+    machine code (`jit`), with the time spent in the GC so far (`gc_seconds`)."""
+    figures = {"rss": 0.0, "peak_rss": 0.0}
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    figures["rss"] = int(line.split()[1]) / 1024.0
+                elif line.startswith("VmHWM:"):
+                    figures["peak_rss"] = int(line.split()[1]) / 1024.0
+    except (OSError, ValueError, IndexError):
+        pass
+    get_stats = getattr(gc, "get_stats", None)  # PyPy only
+    raw = getattr(get_stats(), "_s", None) if get_stats is not None else None
+    if raw is not None:
+        mb = 1024.0 * 1024.0
+        figures["heap"] = raw.total_gc_memory / mb
+        figures["heap_peak"] = raw.peak_memory / mb
+        figures["jit"] = raw.jit_backend_used / mb
+        figures["gc_seconds"] = raw.total_gc_time / 1000.0
+    return figures
+
+
+def format_memory(own_moves: int, figures: Dict[str, float], history: int) -> str:
+    """The client's memory log line (read back by `reversi_ref.soak`)."""
+    parts = ["%s %.1f" % (name, figures[name]) for name in
+             ("rss", "peak_rss", "heap", "heap_peak", "jit", "gc_seconds") if name in figures]
+    return "memory: own move %d, %s, history %d" % (own_moves, ", ".join(parts), history)
+
+
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
@@ -399,6 +448,7 @@ def run_client(args: argparse.Namespace) -> int:
             raise UsageError(text if text.startswith("argument") else
                              "argument --weights: %s" % text) from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
+    client.memory_every = args.memory_every
     return finish_client(client, host, port, out, watch_address=args.watch)
 
 
@@ -473,6 +523,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-ponder", action="store_true",
                         help="do not think while the other players are to move (by default "
                              "the search players do, on the time the machine would idle)")
+    parser.add_argument("--memory-every", type=int_range(0), default=0, metavar="MOVES",
+                        help="log this process's memory (RSS; under PyPy also the GC heap "
+                             "and the JIT's code) after every MOVES of our moves (default 0: "
+                             "never; `bench soak` uses it)")
     parser.add_argument("--watch", metavar="[HOST:]PORT", type=watch_address,
                         help="show the game as this client sees it, with its search's depth, "
                              "nodes, principal variation and evaluation, live in the browser "

@@ -15,8 +15,10 @@ not disqualified, so a loaded machine cannot end the game early.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -49,11 +51,36 @@ def memory_kb(pid: int) -> Tuple[int, int]:
     return rss, peak
 
 
-def client_command(executable: str, port: int, player: str, ponder: bool) -> List[str]:
+def client_command(executable: str, port: int, player: str, ponder: bool,
+                   memory_every: int = 0) -> List[str]:
     """The command line of one client subprocess (group 99, see the module docstring)."""
     command = [executable, "-m", "reversi_ref", "client", "--server", "127.0.0.1:%d" % port,
                "--player", player, "--seed", "1", "--timeout", "600", "--group", "99"]
+    if memory_every:
+        command += ["--memory-every", str(memory_every)]
     return command + ([] if ponder else ["--no-ponder"])
+
+
+MEMORY_LINE = re.compile(r"^memory: own move (\d+), (.*), history (\d+)$")
+
+
+def last_memory_line(path: Path) -> Dict[str, float]:
+    """The figures of the last complete `memory:` line in our client's log (empty if none):
+    the names `client.format_memory` writes, in MB (`gc_seconds` in seconds)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    for line in reversed(text.splitlines()[:-1] if not text.endswith("\n")
+                         else text.splitlines()):
+        found = MEMORY_LINE.match(line)
+        if found:
+            figures = {"own_moves": float(found.group(1)), "history": float(found.group(3))}
+            for part in found.group(2).split(", "):
+                name, _, value = part.partition(" ")
+                figures[name] = float(value)
+            return figures
+    return {}
 
 
 def child_env() -> Dict[str, str]:
@@ -89,8 +116,11 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
     runner.start()
     env = child_env()
     devnull = subprocess.DEVNULL
-    ours = subprocess.Popen(client_command(executable, port, "search", ponder), env=env,
-                            stdout=devnull, stderr=subprocess.PIPE)
+    log = tempfile.NamedTemporaryFile(prefix="reversi-ref-soak-", suffix=".log", delete=False)
+    log_path = Path(log.name)
+    ours = subprocess.Popen(client_command(executable, port, "search", ponder, memory_every=1),
+                            env=env, stdout=log, stderr=subprocess.PIPE)
+    log.close()
     others: List["subprocess.Popen[bytes]"] = []
     try:
         wait_seated(referee, 1)
@@ -101,26 +131,32 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
         start = time.monotonic()
         checkpoints: List[Dict[str, Any]] = []
         next_mark = every
-        peak = 0
+        peak = rss = 0
         while runner.is_alive():
             time.sleep(POLL_SECONDS)
-            rss, peak_now = memory_kb(ours.pid)
+            rss_now, peak_now = memory_kb(ours.pid)
+            # The client may have left already (the end of the game): keep the last reading.
+            rss = rss_now or rss
             peak = max(peak, peak_now)
             moves = referee.game.move_count
             if moves >= next_mark:
-                checkpoints.append(checkpoint(referee, moves, start, rss, peak))
+                checkpoints.append(checkpoint(referee, moves, start, rss, peak,
+                                              last_memory_line(log_path)))
                 if progress is not None:
                     progress(checkpoints[-1])
                 next_mark = (moves // every + 1) * every
-        rss, peak_now = memory_kb(ours.pid)
-        checkpoints.append(checkpoint(referee, referee.game.move_count, start, rss,
-                                      max(peak, peak_now)))
+        rss_now, peak_now = memory_kb(ours.pid)
+        rss = rss_now or rss
         _, errors = ours.communicate(timeout=60)
+        if not checkpoints or checkpoints[-1]["moves"] != referee.game.move_count:
+            checkpoints.append(checkpoint(referee, referee.game.move_count, start, rss,
+                                          max(peak, peak_now), last_memory_line(log_path)))
     finally:
         for process in [ours] + others:
             if process.poll() is None:
                 process.kill()
             process.wait()
+        log_path.unlink()
     final = referee.game.state
     return {"executable": executable, "map": str(map_path), "time_limit": time_limit,
             "depth": depth,
@@ -132,20 +168,32 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
             "checkpoints": checkpoints}
 
 
-def checkpoint(referee: Referee, moves: int, start: float, rss: int, peak: int) -> Dict[str, Any]:
-    """One row of the report."""
+def checkpoint(referee: Referee, moves: int, start: float, rss: int, peak: int,
+               own: Dict[str, float]) -> Dict[str, Any]:
+    """One row of the report; `own` is what our client last logged about its memory."""
     ours = sum(1 for entry in referee.game.trace["moves"] if entry.get("player") == 1)
-    return {"moves": moves, "our_moves": ours, "seconds": round(time.monotonic() - start, 1),
-            "rss_mb": round(rss / 1024.0, 1), "peak_mb": round(peak / 1024.0, 1)}
+    row: Dict[str, Any] = {"moves": moves, "our_moves": ours,
+                           "seconds": round(time.monotonic() - start, 1),
+                           "rss_mb": round(rss / 1024.0, 1), "peak_mb": round(peak / 1024.0, 1)}
+    for name in ("heap", "heap_peak", "jit", "gc_seconds", "history"):
+        if name in own:
+            row[name] = own[name]
+    return row
 
 
-HEADER = "%8s %10s %9s %10s %10s" % ("moves", "our moves", "seconds", "RSS MB", "peak MB")
+HEADER = "%8s %10s %9s %10s %10s %8s %10s %7s %8s" % (
+    "moves", "our moves", "seconds", "RSS MB", "peak MB", "heap MB", "heap peak", "JIT MB",
+    "GC s")
 
 
 def format_row(row: Dict[str, Any]) -> str:
-    """One checkpoint as a line of the table."""
-    return "%8d %10d %9.1f %10.1f %10.1f" % (row["moves"], row["our_moves"], row["seconds"],
-                                            row["rss_mb"], row["peak_mb"])
+    """One checkpoint as a line of the table (the heap columns "-" when not known)."""
+    extra = ["%8s" % ("%.1f" % row["heap"] if "heap" in row else "-"),
+             "%10s" % ("%.1f" % row["heap_peak"] if "heap_peak" in row else "-"),
+             "%7s" % ("%.1f" % row["jit"] if "jit" in row else "-"),
+             "%8s" % ("%.1f" % row["gc_seconds"] if "gc_seconds" in row else "-")]
+    return "%8d %10d %9.1f %10.1f %10.1f %s" % (row["moves"], row["our_moves"], row["seconds"],
+                                               row["rss_mb"], row["peak_mb"], " ".join(extra))
 
 
 def format_soak(report: Result) -> str:

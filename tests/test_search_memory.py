@@ -12,8 +12,8 @@ import pytest
 
 from reversi_ref import soak
 
-# A generous cap: docs/limits.md has 106-132 MB under PyPy and 40-49 MB under CPython for
-# this game (with -t 2).
+# A generous cap: docs/soak.md has 126-170 MB under PyPy for this game (-t 1, the peak of the
+# bombing phase at the end) and docs/limits.md 40-49 MB under CPython (-t 2).
 CAP_MB = 400.0
 # The peak at the end may exceed the peak after the first 50 moves by at most this factor
 # (the JIT and the tables fill up early; a leak grows with the moves).
