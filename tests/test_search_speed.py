@@ -18,10 +18,11 @@ import pytest
 
 from reversi_ref.bundled import load_map_argument
 from reversi_ref.cli import main
-from reversi_ref.engine import BUILD, Engine
+from reversi_ref.engine import BOMB, BUILD, Engine
 from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.endgame import leaf_value
 from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.searchbench import bench_positions
 
@@ -51,6 +52,8 @@ def minimax(searcher: Searcher, depth: int) -> int:
     """Plain paranoid minimax: every move of every node, no pruning."""
     e = searcher.engine
     if e.phase != BUILD or depth <= 0:
+        if e.phase == BOMB and searcher.config.exact_endgame:
+            return leaf_value(searcher.evaluator, searcher.root)  # the bombing phase, solved
         if searcher.swap_cells and e.phase == BUILD:
             return quiescence(searcher, 2)
         return searcher.evaluator.evaluate(searcher.root)
