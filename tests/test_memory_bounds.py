@@ -31,6 +31,8 @@ from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, Move
 from reversi_ref.rules import legal_moves
 from reversi_ref.search.alphabeta import MAX_PLY
 from reversi_ref.search.config import DEFAULT_CONFIG
+from reversi_ref.search.endgame import MAX_ENTRIES as BOMB_TABLE_ENTRIES
+from reversi_ref.search.endgame import solver_for
 from reversi_ref.search.evaluate import EVAL_CACHE_BITS
 from reversi_ref.state import BUILD, OVER, GameState, Move
 
@@ -122,11 +124,11 @@ SKIPPED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType
            types.MethodType, types.CodeType, types.FrameType)
 
 
-def footprint(root: object, skip: object) -> Tuple[int, int]:
-    """(containers, items in them) reachable from `root` but not through `skip`: lists,
-    tuples, dicts, sets and instances, not following modules, classes or functions (shared
-    with everything)."""
-    seen: Set[int] = {id(skip)}
+def footprint(root: object, *skip: object) -> Tuple[int, int]:
+    """(containers, items in them) reachable from `root` but not through any of `skip`:
+    lists, tuples, dicts, sets and instances, not following modules, classes or functions
+    (shared with everything)."""
+    seen: Set[int] = {id(obj) for obj in skip}
     stack: List[Any] = [root]
     containers = items = 0
     while stack:
@@ -223,10 +225,14 @@ def test_search_client_keeps_a_fixed_footprint_over_a_whole_game() -> None:
         assert len(searcher.killers) == 2 * MAX_PLY + 2
         assert len(searcher.history) == 9 * evaluator.engine.cells
         assert evaluator.engine.undo == []
+        # The bombing-phase solver's tables are dicts, bounded by their entry count.
+        solver = solver_for(evaluator)
+        assert len(solver.table) <= BOMB_TABLE_ENTRIES
+        assert len(solver.counts_table) <= BOMB_TABLE_ENTRIES
         if strategy is not None:
             assert {strategy(values) for values in lists + cache} == {"IntegerListStrategy"}
         if own_moves % 10 == 0:
-            footprints.append((own_moves,) + footprint(client, client.history))
+            footprints.append((own_moves,) + footprint(client, client.history, solver))
 
     final = play_game(client, check)
     assert final.phase == OVER
