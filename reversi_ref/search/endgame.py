@@ -36,7 +36,7 @@ _EXACT = 0
 _LOWER = 1
 _UPPER = 2
 # Each table is cleared when a store would take it past this many entries: a dict, so this is
-# what bounds its memory (about 10 MB under PyPy, 20 MB under CPython, at the bound).
+# what bounds its memory (both tables full: about 45-50 MB under CPython or PyPy).
 MAX_ENTRIES = 1 << 17
 # The clock is read every this many blasts.
 CHECK_EVERY = 32
