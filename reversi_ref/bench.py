@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import bigmap, searchbench, soak
+from .searchbench import format_rate
 from .bundled import bundled_map_bytes, load_map_argument
 from .cli import int_range, output_file, positive_float
 from .engine import Engine
@@ -191,10 +192,6 @@ def run_bench(paths: Sequence[str], depths: Sequence[int], runs: int,
 # --------------------------------------------------------------------------- tables
 
 
-def _rate(value: float) -> str:
-    return "{:,.0f}".format(value)
-
-
 def format_table(report: Result) -> str:
     """The figures of one interpreter as a text table."""
     rows = report["maps"]
@@ -209,9 +206,10 @@ def format_table(report: Result) -> str:
         relative = base / cpu_rate if cpu_rate > 0 else 0.0
         lines.append("%-20s %2d %7s %5d %12s %12s %12s %7.2fx %11s %11s %12s" % (
             row["map"][:20], row["players"], "%dx%d" % (row["width"], row["height"]),
-            row["depth"], "{:,}".format(row["leaves"]), _rate(row["leaves_per_second"]),
-            _rate(cpu_rate), relative, _rate(row["movegen_calls_per_second"]),
-            _rate(row["moves_generated_per_second"]), _rate(row["make_unmake_per_second"])))
+            row["depth"], "{:,}".format(row["leaves"]), format_rate(row["leaves_per_second"]),
+            format_rate(cpu_rate), relative, format_rate(row["movegen_calls_per_second"]),
+            format_rate(row["moves_generated_per_second"]),
+            format_rate(row["make_unmake_per_second"])))
     lines.append("leaves/s: wall clock; the other rates: CPU time of this process.  per leaf: "
                  "CPU time per leaf relative to the first map.  movegen/s: legal_moves() "
                  "calls.  make+unmake/s: pairs (the next player is found when the next moves "
@@ -231,7 +229,7 @@ def format_comparison(cpython: Result, pypy: Result) -> str:
         for key in ("cpu_leaves_per_second", "movegen_calls_per_second",
                     "make_unmake_per_second"):
             ratio = fast[key] / slow[key] if slow[key] > 0 else 0.0
-            cells.extend([_rate(slow[key]), _rate(fast[key]), "%.1fx" % ratio])
+            cells.extend([format_rate(slow[key]), format_rate(fast[key]), "%.1fx" % ratio])
         lines.append("%-20s %5s %12s %12s %7s %12s %12s %7s %12s %12s %7s" % tuple(cells))
     lines.append("leaves/s from CPU time; both interpreters ran the same perft depths")
     return "\n".join(lines)

@@ -212,14 +212,14 @@ def overall_medians(maps: List[Result]) -> Result:
 # --------------------------------------------------------------------------- tables
 
 
-def _rate(value: float) -> str:
+def format_rate(value: float) -> str:
+    """A rate as a whole number with thousands separators."""
     return "{:,.0f}".format(value)
 
 
 def format_search(report: Result, interpreter: str, verbose: bool = False) -> str:
     """One interpreter's figures as a text table (with one line per position if verbose)."""
     seconds = report["seconds"]
-    depth = report["depth"]
     lines = ["bench search under %s: %g s CPU per position, and to a fixed depth d"
              % (interpreter, seconds),
              "%-44s %2s %7s %4s %12s %6s %2s %11s %12s %10s" % (
@@ -231,23 +231,26 @@ def format_search(report: Result, interpreter: str, verbose: bool = False) -> st
             continue
         lines.append("%-44s %2d %7s %4d %12s %6s %2d %11s %12s %10.3f" % (
             row["map"][:44], row["players"], row["size"], len(row["positions"]),
-            _rate(row.get("median_nodes_per_second", 0.0)),
+            format_rate(row.get("median_nodes_per_second", 0.0)),
             "%g" % row.get("median_depth", 0), row["depth"], "{:,}".format(row["fixed_nodes"]),
-            _rate(row["fixed_nodes_per_second"]), row["median_depth_seconds"]))
+            format_rate(row["fixed_nodes_per_second"]), row["median_depth_seconds"]))
         if verbose:
             for pos in row["positions"]:
                 fixed = pos["fixed"]
                 timed = pos["timed"] or {"nodes_per_second": 0.0, "depth": 0}
                 lines.append("  ply %-3d %12s %6d %11s %12s %10.3f  move %d value %d" % (
-                    pos["ply"], _rate(timed["nodes_per_second"]), timed["depth"],
+                    pos["ply"], format_rate(timed["nodes_per_second"]), timed["depth"],
                     "{:,}".format(fixed["nodes"]),
-                    _rate(fixed["nodes"] / fixed["seconds"] if fixed["seconds"] > 0 else 0.0),
+                    format_rate(fixed["nodes"] / fixed["seconds"]
+                                if fixed["seconds"] > 0 else 0.0),
                     fixed["seconds"], fixed["move"], fixed["value"]))
     medians = report["medians"]
     if medians:
         lines.append("%-44s %2s %7s %4s %12s %6s %2s %11s %12s %10.3f" % (
-            "median over maps", "", "", "", _rate(medians.get("median_nodes_per_second", 0.0)),
-            "%g" % medians.get("median_depth", 0), "", "", _rate(medians["fixed_nodes_per_second"]),
+            "median over maps", "", "", "",
+            format_rate(medians.get("median_nodes_per_second", 0.0)),
+            "%g" % medians.get("median_depth", 0), "", "",
+            format_rate(medians["fixed_nodes_per_second"]),
             medians["median_depth_seconds"]))
     lines.append("@t: medians over the positions of a map of a search for -t seconds of CPU "
                  "time (depth: the last one completed); @d: the search to depth d, nodes "
@@ -270,11 +273,11 @@ def format_search_comparison(cpython: Result, pypy: Result) -> str:
         cells: List[Any] = [slow["map"][:44]]
         a = slow.get("median_nodes_per_second", 0.0)
         b = fast.get("median_nodes_per_second", 0.0)
-        cells += [_rate(a), _rate(b), "%.1fx" % (b / a if a > 0 else 0.0),
+        cells += [format_rate(a), format_rate(b), "%.1fx" % (b / a if a > 0 else 0.0),
                   "%g" % slow.get("median_depth", 0), "%g" % fast.get("median_depth", 0)]
         a = slow["fixed_nodes_per_second"]
         b = fast["fixed_nodes_per_second"]
-        cells += [_rate(a), _rate(b), "%.1fx" % (b / a if a > 0 else 0.0)]
+        cells += [format_rate(a), format_rate(b), "%.1fx" % (b / a if a > 0 else 0.0)]
         lines.append("%-44s %11s %11s %6s %5s %5s %11s %11s %6s" % tuple(cells))
     lines.append("nodes/s from CPU time; d: median depth completed in -t seconds")
     return "\n".join(lines)
