@@ -14,7 +14,11 @@ The cases (every phase, with and without override stones in hand):
 - `torus`: as `override`, with every row's east side joined to its west side, so that the
   rows without player 1's stone are loops of collectable cells;
 - `bombing`: every cell player 1's stone, a bomb each of strength 1: nobody can build, so the
-  game starts in the bombing phase with a million targets.
+  game starts in the bombing phase with a million targets;
+- `torus2`: as `torus`, with two override stones each; besides the steps above it times
+  `legal_moves` of the state after the first move (`rules next legal_moves`), where player 1
+  still holds an override stone and may take any of player 2's stones below row 1 (998,000
+  moves, the largest list of building moves of these cases).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from .geometry import Map, Transition
 from .rules import initial_state, legal_moves, play
 
 SIZE = 1000
-CASES = ("start", "override", "torus", "bombing")
+CASES = ("start", "override", "torus", "bombing", "torus2")
+# The cases that also time the next player's `legal_moves` after the first move.
+NEXT_MOVES_CASES = ("torus2",)
 
 Result = Dict[str, Any]
 
@@ -43,11 +49,11 @@ def big_map(case: str, size: int = SIZE) -> Map:
         middle = size // 2
         for dx, dy, stone in ((-1, -1, "2"), (0, 0, "2"), (0, -1, "1"), (-1, 0, "1")):
             cells[(middle + dy) * size + middle + dx] = stone
-    elif case in ("override", "torus"):
+    elif case in ("override", "torus", "torus2"):
         cells = ["2"] * (size * size)
         cells[0] = "1"
-        overrides = 1
-        if case == "torus":
+        overrides = 2 if case == "torus2" else 1
+        if case in ("torus", "torus2"):
             transitions = tuple(Transition(size - 1, y, 2, 0, y, 6) for y in range(size))
     elif case == "bombing":
         cells = ["1"] * (size * size)
@@ -66,14 +72,19 @@ def timed(action: Callable[[], Any]) -> Tuple[Any, float, float]:
     return result, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def measure_rules(game_map: Map) -> Dict[str, Tuple[float, float]]:
-    """CPU and wall seconds of initial_state, legal_moves and play on `game_map`."""
+def measure_rules(game_map: Map, next_moves: bool = False) -> Dict[str, Tuple[float, float]]:
+    """CPU and wall seconds of initial_state, legal_moves and play on `game_map`; with
+    `next_moves`, also legal_moves of the state after that play."""
     state, *start = timed(lambda: initial_state(game_map))
     moves, *listing = timed(lambda: legal_moves(state))
-    _, *playing = timed(lambda: play(state, moves[0]))
-    return {"rules initial_state": (start[0], start[1]),
-            "rules legal_moves": (listing[0], listing[1]),
-            "rules play": (playing[0], playing[1])}
+    after, *playing = timed(lambda: play(state, moves[0]))
+    figures = {"rules initial_state": (start[0], start[1]),
+               "rules legal_moves": (listing[0], listing[1]),
+               "rules play": (playing[0], playing[1])}
+    if next_moves:
+        _, *following = timed(lambda: legal_moves(after))
+        figures["rules next legal_moves"] = (following[0], following[1])
+    return figures
 
 
 def measure_engine(game_map: Map) -> Dict[str, Tuple[float, float]]:
@@ -98,8 +109,8 @@ def run_bigmap(cases: List[str], runs: int, size: int = SIZE) -> List[Result]:
         game_map = big_map(case, size)
         samples: Dict[str, List[Tuple[float, float]]] = {}
         for _ in range(runs):
-            for step, figures in list(measure_rules(game_map).items()) + list(
-                    measure_engine(game_map).items()):
+            rules = measure_rules(game_map, case in NEXT_MOVES_CASES)
+            for step, figures in list(rules.items()) + list(measure_engine(game_map).items()):
                 samples.setdefault(step, []).append(figures)
         results.append({"case": case, "size": size, "runs": runs, "steps": {
             step: {"cpu": statistics.median(f[0] for f in figures),
