@@ -103,8 +103,8 @@ def capture_targets(state: GameState, player: int) -> Set[Cell]:
 
 
 def iter_capture_targets(state: GameState, player: int) -> Iterator[Cell]:
-    """RULES.md 3: the cells of `capture_targets`, as the walks back meet them (a cell may come
-    more than once); a caller that needs only the first stops the walks there."""
+    """RULES.md 3: the cells of `capture_targets`, line end by line end (a cell may come more
+    than once); a caller that needs only the first walks no further line."""
     for stone, last in capture_line_ends(state, player):
         yield from walk_capture_line_back(state, player, stone, last)
 
@@ -142,9 +142,9 @@ def capture_line_ends(state: GameState, player: int) -> List[Tuple[Cell, Positio
 
 
 def walk_capture_line_back(state: GameState, player: int, stone: Cell,
-                           last: Position) -> Iterator[Cell]:
-    """RULES.md 3: yield every cell whose line, walked forwards, collects at least one cell and
-    ends at `stone` with `last`, a collectable cell, the position just before it.
+                           last: Position) -> List[Cell]:
+    """RULES.md 3: every cell whose line, walked forwards, collects at least one cell and ends
+    at `stone` with `last`, a collectable cell, the position just before it.
 
     Going back from `stone`: a collectable cell is collected by every line that starts further
     back, and is itself a target when it collected something behind it (unless its own line
@@ -152,25 +152,29 @@ def walk_capture_line_back(state: GameState, player: int, stone: Cell,
     hole, is the last target of the line (unless it is `stone` itself: a line never closes
     through its target).
     """
-    # Each pending walk: a position and the cells its line collects up to `stone`.  A walk only
-    # branches on boards where a hole of the map has been filled in (see `steps_into`).
-    pending: List[Tuple[Position, Set[Cell]]] = [(last, {(last[0], last[1])})]
+    targets: List[Cell] = []
+    # Each pending walk: a position and the cells its line collects up to `stone` (as row-major
+    # indexes, which PyPy keeps in a set unboxed).  A walk only branches on boards where a hole
+    # of the map has been filled in (see `steps_into`).
+    pending: List[Tuple[Position, Set[int]]] = [(last, {state.map.index(last[0], last[1])})]
     while pending:
         position, collected = pending.pop()
         sources = steps_into(state, position[0], position[1], position[2])
-        for index, source in enumerate(sources):
-            cell = (source[0], source[1])
-            line_cells = collected if index == len(sources) - 1 else set(collected)
-            if is_collectable(state.cell(cell[0], cell[1]), player):
+        for number, source in enumerate(sources):
+            x, y = source[0], source[1]
+            line_cells = collected if number == len(sources) - 1 else set(collected)
+            if is_collectable(state.cell(x, y), player):
                 # Its line collects `line_cells`; it is no target if that line meets it again.
-                if cell not in line_cells:
-                    yield cell
-                line_cells.add(cell)
+                index = state.map.index(x, y)
+                if index not in line_cells:
+                    targets.append((x, y))
+                line_cells.add(index)
                 pending.append((source, line_cells))
-            elif cell != stone:
+            elif (x, y) != stone:
                 # An empty or special tile or any player's stone ends the walk back: the
                 # line from here captures.
-                yield cell
+                targets.append((x, y))
+    return targets
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -221,14 +225,34 @@ def specials_for(state: GameState, x: int, y: int) -> Tuple[int, ...]:
 
 
 def building_targets(state: GameState, player: int) -> List[Cell]:
-    """RULES.md 3: every cell where `player` may place a stone, sorted by (y, x)."""
-    if state.overrides[player - 1] >= 1:
-        targets = capture_targets(state, player)
+    """RULES.md 3: every cell where `player` may place a stone, sorted by (y, x).
+
+    By RULES.md 3 (legal moves) these are, with an override stone in hand, every cell from
+    which a line captures (`capture_targets`; whatever the cell holds, and it is never a
+    hole) and every expansion stone (the expansion rule); without one, the free tiles from
+    which a line captures (`free_tile_targets`).  So no cell is tested again on its own
+    (`building_target_error` does that for one cell); the targets found are marked on a
+    board-sized list and read off in row-major order, which is the (y, x) order.
+    """
+    has_override = state.overrides[player - 1] >= 1
+    # 1 for each cell found, row-major like the board (ints rather than bools: PyPy keeps a
+    # list of ints unboxed, and a million stores into a list of objects cost it 0.5 s).
+    is_target = [0] * len(state.board)
+    if has_override:
+        for stone, last in capture_line_ends(state, player):
+            for x, y in walk_capture_line_back(state, player, stone, last):
+                is_target[state.map.index(x, y)] = 1
+        for x, y in expansion_stones(state):
+            is_target[state.map.index(x, y)] = 1
     else:
-        # Without an override stone only free tiles can be targets (see `building_target_error`).
-        targets = set(free_tile_targets(state, player))
-    return [(x, y) for y in range(state.height) for x in range(state.width)
-            if is_legal_building_target(state, player, x, y, targets)]
+        for x, y in free_tile_targets(state, player):
+            is_target[state.map.index(x, y)] = 1
+    return [cell_of_index(state, i) for i, flag in enumerate(is_target) if flag]
+
+
+def expansion_stones(state: GameState) -> Iterator[Cell]:
+    """The cells holding an expansion stone `x`."""
+    return (cell_of_index(state, i) for i, cell in enumerate(state.board) if cell == EXPANSION)
 
 
 def free_tile_targets(state: GameState, player: int) -> Iterator[Cell]:
