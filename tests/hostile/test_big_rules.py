@@ -50,6 +50,25 @@ def test_targets_and_has_move_match_each_cell_alone(text: str, seed: int,
         state = play(state, rng.choice(moves))
 
 
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=maps(max_size=8, max_transitions=16), seed=st.integers(0, 2 ** 32 - 1))
+def test_targets_with_the_holes_filled_in(text: str, seed: int) -> None:
+    """RULES.md 2 and 3: on a board whose map holes hold stones or tiles (no game reaches one,
+    but a step can then be undone in two ways, so the walks back branch), the targets with 0,
+    1 or 2 override stones are still those found cell by cell."""
+    rng = random.Random(seed)
+    state = parse_map(text)
+    tiles = [str(p) for p in range(1, state.players + 1)] + ["x", "0", "c", "i", "b"]
+    board = tuple(rng.choice(tiles) if cell == "-" else cell for cell in state.board)
+    for overrides in (0, 1, 2):
+        filled = dataclasses.replace(state, board=board, overrides=(overrides,) * state.players)
+        for player in range(1, state.players + 1):
+            expected = targets_one_by_one(filled, player)
+            assert building_targets(filled, player) == expected, (overrides, player)
+            assert has_building_move(filled, player) == bool(expected), (overrides, player)
+
+
 def test_few_free_tiles_among_many_stones() -> None:
     """RULES.md 3: without an override stone, a free tile is a target only with a capture; a
     board of stones with two empty cells (fewer than player 2's stones, so tested from the free
