@@ -239,6 +239,7 @@ def building_targets(state: GameState, player: int) -> List[Cell]:
     # list of ints unboxed, and a million stores into a list of objects cost it 0.5 s).
     is_target = [0] * len(state.board)
     if has_override:
+        # The walks of `iter_capture_targets`, without passing each cell through a generator.
         for stone, last in capture_line_ends(state, player):
             for x, y in walk_capture_line_back(state, player, stone, last):
                 is_target[state.map.index(x, y)] = 1
