@@ -1396,8 +1396,13 @@ class Engine:
                             front_at[u] = -1
             self.overrides[p] = old_overrides
             self.bombs[p] = old_bombs
-            tracking = self._tracking
-            touched = self._touched
+            if self._tracking:
+                # The cells about to change back, for plain_mobility (as in _make_build).
+                touched = self._touched
+                for x in range(len(undo) - changed, len(undo)):
+                    touched.append(undo[x] >> 4)
+                if len(touched) > 4 * self.cells + 64:
+                    self._stop_tracking()
             for _ in range(changed):
                 e = undo.pop()
                 c = e >> 4
@@ -1405,10 +1410,6 @@ class Engine:
                 counts[board[c]] -= 1
                 counts[v] += 1
                 board[c] = v
-                if tracking:
-                    touched.append(c)
-            if tracking and len(touched) > 4 * self.cells + 64:
-                self._stop_tracking()
             if freed and self.adjacent[t] and self.front_at[t] < 0:
                 # t is free again.
                 self.front_at[t] = len(self.front)
