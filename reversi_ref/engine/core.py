@@ -23,6 +23,10 @@ MOVE_SPECIAL_SLOTS = 32
 # Boards with at least this many cells keep the list of free cells next to a stone (`front`).
 FRONT_MIN_CELLS = 256
 
+# plain_mobility is kept incrementally from this many players on (docs/speed.md: with two
+# players the count from scratch was faster on every map measured).
+MOBILITY_MIN_PLAYERS = 3
+
 # Kinds of undo frames (the last int pushed for each make or disqualify).
 _FRAME_BUILD = 1
 _FRAME_BOMB = 2
@@ -121,6 +125,14 @@ class Engine:
         self.cells = game_map.width * game_map.height
         self.board: List[int] = encode_board(chars)
         self.nxt: List[int] = neighbour_table(game_map, self.board)
+        # Incremental plain mobility (see plain_mobility): off until first asked for.
+        self._tracking = False
+        self._touched: List[int] = []
+        self._mob_found: List[int] = []
+        self._mob_line: List[int] = []
+        self._mob_mark: List[int] = []
+        self._mob_stamp = 0
+        self._mob_gen = 0
         self._init_adjacency()
         # Large maps' cell keys are 0 for the map's own codes (see ZobristKeys).
         self.zobrist = ZobristKeys(self.cells, self.board if state is None
@@ -160,6 +172,7 @@ class Engine:
         n = self.players
         board = self.board
         board[:] = encode_board(state.board)
+        self._stop_tracking()
         counts = self.counts
         for code in range(CODES):
             counts[code] = 0
@@ -288,6 +301,7 @@ class Engine:
         self._target_mark: List[int] = []
         self._line_mark: List[int] = []
         self._stamp_now = 0
+        self._stop_tracking()
 
     @classmethod
     def from_state(cls, state: GameState) -> "Engine":
@@ -329,7 +343,144 @@ class Engine:
     def plain_mobility(self, out: List[int]) -> None:
         """Set `out[p]`, for every player p, to the number of cells where p could place a
         stone now without an override stone (empty, choice, inversion and bonus cells with a
-        capture, RULES.md 3), all players in one pass over the board; phase 1 only."""
+        capture, RULES.md 3), all players in one pass over the board; phase 1 only.
+
+        Incremental: for each free cell the players who capture from it are kept between
+        calls, per line (`_mob_line`) and per cell (`_mob_found`); only the lines that ran
+        through a cell changed since the last call are walked again (`_forget_lines`).  The
+        first call turns on the recording of changed cells in make/unmake."""
+        if not self.injective or self.players < MOBILITY_MIN_PLAYERS:
+            # Lines cannot be walked back (see _init_adjacency), or two players: the count
+            # from scratch stops at a cell once both are found, and measured faster.
+            self.mobility_from_scratch(out)
+            return
+        found = self._mob_found
+        if not self._tracking:
+            cells = self.cells
+            if len(found) != cells:
+                self._mob_found = found = [-1] * cells
+                self._mob_line = [-1] * (cells * 8)
+                self._mob_mark = [0] * cells
+            # A new generation: every kept entry is out of date (see _capturers).
+            self._mob_gen += 1
+            del self._touched[:]
+            self._tracking = True
+        elif self._touched:
+            self._forget_lines()
+        gen = self._mob_gen
+        n = self.players
+        for p in range(1, n + 1):
+            out[p] = 0
+        if self.front_on:
+            for t in self.front:
+                f = found[t]
+                if f >> 9 != gen:
+                    f = self._capturers(t, gen)
+                    found[t] = f
+                f &= 511
+                while f:
+                    low = f & -f
+                    out[low.bit_length() - 1] += 1
+                    f ^= low
+            return
+        board = self.board
+        adjacent = self.adjacent
+        for t in range(self.cells):
+            if adjacent[t] == 0:
+                continue
+            v = board[t]
+            if v != EMPTY and (v < CHOICE or v == HOLE):
+                continue
+            f = found[t]
+            if f >> 9 != gen:
+                f = self._capturers(t, gen)
+                found[t] = f
+            f &= 511
+            while f:
+                low = f & -f
+                out[low.bit_length() - 1] += 1
+                f ^= low
+
+    def _stop_tracking(self) -> None:
+        # The board changed in a way not recorded cell by cell (a new position, a swap, an
+        # inversion, a bomb): the next plain_mobility starts from scratch.
+        self._tracking = False
+        del self._touched[:]
+
+    def _forget_lines(self) -> None:
+        """Mark unknown (-1) the kept captures of every line that may have changed since the
+        last plain_mobility, and of its cell: the lines from the free (or hole) cell found
+        walking back from a cell in `_touched` over stones, in every direction; and all
+        lines of the cells in `_touched` themselves (lines from a stone are not kept up to
+        date, so a cell that is free again starts afresh).
+
+        A free cell t's line reads cells up to the first non-stone.  If what it reads
+        changed, let c be the first changed cell it reads: the cells between t and c are
+        stones now (and were), so walking back from c over stones ends at t, on t's line.
+        Flips turn stones into stones, so this holds whatever happened in between."""
+        board = self.board
+        back = self.back
+        found = self._mob_found
+        line = self._mob_line
+        mark = self._mob_mark
+        self._mob_stamp += 1
+        stamp = self._mob_stamp
+        for c in self._touched:
+            if mark[c] == stamp:
+                continue
+            mark[c] = stamp
+            found[c] = -1
+            for j in range(c * 8, c * 8 + 8):
+                line[j] = -1
+                i = back[j]
+                while i >= 0 and i != j:
+                    u = i >> 3
+                    v = board[u]
+                    if v == EMPTY or v > EXPANSION:
+                        found[u] = -1
+                        line[i] = -1
+                        break
+                    i = back[i]
+        del self._touched[:]
+
+    def _capturers(self, t: int, gen: int) -> int:
+        """The players (bit p set for player p) who capture from the free cell t, plus
+        `gen << 9`: from the kept captures of its lines, walking those not known.  Kept
+        entries are `gen << 9 | players`; one of another generation, or -1, is unknown."""
+        board = self.board
+        nxt = self.nxt
+        line = self._mob_line
+        everyone = (1 << (self.players + 1)) - 2
+        stamp = gen << 9
+        found = stamp
+        for j in range(t * 8, t * 8 + 8):
+            f = line[j]
+            if f >> 9 != gen:
+                # A line whose first stone is c1 captures for every player p != c1 whose
+                # stone ends the run of stones (the first p met closes it; RULES.md 3).
+                f = stamp
+                k = nxt[j]
+                if k >= 0:
+                    first = board[k >> 3]
+                    if first != EMPTY and first <= EXPANSION:
+                        # Everyone but the first stone's owner: nothing more to find.
+                        full = stamp | (everyone & ~(1 << first))
+                        k = nxt[k]
+                        while k >= 0:
+                            code = board[k >> 3]
+                            if code == EMPTY or code > EXPANSION:
+                                break
+                            if code != first and code != EXPANSION:
+                                f |= 1 << code
+                                if f == full:
+                                    break
+                            k = nxt[k]
+                line[j] = f
+            found |= f
+        return found
+
+    def mobility_from_scratch(self, out: List[int]) -> None:
+        """plain_mobility computed anew from the board (nothing kept between calls)."""
         if not self.front_on:
             self._scan_mobility(out)
             return
@@ -368,7 +519,7 @@ class Engine:
                 found ^= low
 
     def _scan_mobility(self, out: List[int]) -> None:
-        """plain_mobility on a board without `front`: every cell is looked at."""
+        """mobility_from_scratch on a board without `front`: every cell is looked at."""
         board = self.board
         nxt = self.nxt
         steps = self.steps
@@ -1003,6 +1154,7 @@ class Engine:
         board[t] = old
         # Pass 2: flip the runs (a cell met twice is flipped once).
         flipped = 0
+        base = len(undo)
         for i in range(lo, hi):
             n = runs[i - lo]
             if n:
@@ -1050,6 +1202,13 @@ class Engine:
         counts[old] -= 1
         counts[p] += 1
         h ^= zc[t * 16 + old] ^ zc[t * 16 + p]
+        if self._tracking:
+            # The changed cells, for plain_mobility (bounded: unread, they restart it).
+            touched = self._touched
+            for x in range(base, len(undo)):
+                touched.append(undo[x] >> 4)
+            if len(touched) > 4 * self.cells + 64:
+                self._stop_tracking()
         overrides = self.overrides
         bombs = self.bombs
         old_overrides = overrides[p]
@@ -1084,6 +1243,7 @@ class Engine:
 
     def _swap(self, p: int, q: int, h: int) -> int:
         """Swap the stones of p and q on the whole board; return the updated hash."""
+        self._stop_tracking()
         board = self.board
         zc = self.zobrist.cell
         for c in range(self.cells):
@@ -1100,6 +1260,7 @@ class Engine:
 
     def _rotate(self, forward: bool, h: int) -> int:
         """Inversion: stone k becomes (k mod n) + 1 (backward: the reverse); return the hash."""
+        self._stop_tracking()
         board = self.board
         zc = self.zobrist.cell
         n = self.players
@@ -1136,6 +1297,8 @@ class Engine:
         t = move >> 5
         mark = self._mark
         queue = self._queue
+        if self._tracking:
+            self._stop_tracking()
         stamp = self._stamp + 1
         self._stamp = stamp
         # Breadth-first blast on the board before this bomb; a step never enters a hole.
@@ -1233,6 +1396,13 @@ class Engine:
                             front_at[u] = -1
             self.overrides[p] = old_overrides
             self.bombs[p] = old_bombs
+            if self._tracking:
+                # The cells about to change back, for plain_mobility (as in _make_build).
+                touched = self._touched
+                for x in range(len(undo) - changed, len(undo)):
+                    touched.append(undo[x] >> 4)
+                if len(touched) > 4 * self.cells + 64:
+                    self._stop_tracking()
             for _ in range(changed):
                 e = undo.pop()
                 c = e >> 4
@@ -1248,6 +1418,8 @@ class Engine:
             self._to_move = p
             self._phase = BUILD
         elif kind == _FRAME_BOMB:
+            if self._tracking:
+                self._stop_tracking()
             turn = undo.pop()
             old_hash = undo.pop()
             changed = undo.pop()

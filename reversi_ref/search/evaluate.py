@@ -156,14 +156,16 @@ class Evaluator:
     # Values
     # -------------------------------------------------------------------------------------
 
-    def player_values(self) -> List[int]:
+    def player_values(self, progress: int = -1) -> List[int]:
         """Each player's own value in the building phase (index = player, 0 unused), without
-        mobility; the part of `evaluate` that is the same for every point of view."""
+        mobility; the part of `evaluate` that is the same for every point of view.
+        `progress` is `self.progress()` when the caller has it already."""
         e = self.engine
         cfg = self.config
         board = e.board
         counts = e.counts
-        progress = self.progress()
+        if progress < 0:
+            progress = self.progress()
         table = self._table
         for i in range(len(table)):
             table[i] = 0
@@ -246,9 +248,10 @@ class Evaluator:
                 if p == root:
                     return self.eliminated_value(root)
                 eliminated += 1
-        value = self.relative(root, self.player_values()) + ELIMINATED_OPPONENT * eliminated
-        cfg = self.config
         progress = self.progress()
+        value = (self.relative(root, self.player_values(progress))
+                 + ELIMINATED_OPPONENT * eliminated)
+        cfg = self.config
         w_mobility = ramp(cfg.mobility, progress)
         w_shut = w_access = 0
         if e.players >= 3:
