@@ -207,3 +207,57 @@ def test_lazy_bounds_hold_with_every_feature_on(name: str) -> None:
             lazy = Evaluator(engine, analysis, ALL_ON).evaluate(root, alpha, beta)
             assert lazy == full or (lazy >= beta and full >= beta) or (
                 lazy <= alpha and full <= alpha)
+
+
+# Corner-like stones while an opponent holds an override stone (three or more players).  One
+# row: cells 0 and 9 are corner-like (the board's ends), player 1 holds cell 6 and, with
+# cell 0 held by player 2, could override it (capturing the 3 at cell 1) or play on cell 3
+# (capturing the 2 and 3 at cells 4-5 against its 1 at cell 6).
+CORNER_ROW = "2 3 1 0 2 3 1 0 0 0"
+HELD = "1 3 2 0 0 0 0 0 0 0"
+
+
+def _corner_config(keep: int) -> EvalConfig:
+    return replace(OFF, corner=(800, 800), corner_overridable=keep)
+
+
+def test_corner_row_is_what_the_tests_say() -> None:
+    """By the rules: player 1's moves in CORNER_ROW are the override on the corner, the plain
+    move on cell 3 and the override on cell 4; cells 0 and 9 are the corner-like ones."""
+    state = build(CORNER_ROW, players=3, overrides_per_player=(1, 1, 1))
+    assert sorted((m.x, m.y) for m in legal_moves(state)) == [(0, 0), (3, 0), (4, 0)]
+    assert MapAnalysis(state.map).corners == [0, 9]
+
+
+@pytest.mark.parametrize("keep,drop", [(0, 800), (25, 600), (100, 0)])
+def test_a_corner_loses_its_share_while_an_opponent_holds_an_override(keep: int,
+                                                                       drop: int) -> None:
+    """Player 1 holds the corner, player 3 an override stone: the root's value drops by the
+    part of the corner weight not kept."""
+    state = build(HELD, players=3, overrides_per_player=(0, 0, 1))
+    assert (_value(state, 1, _corner_config(keep))
+            == _value(state, 1, _corner_config(100)) - drop)
+
+
+def test_a_corner_keeps_its_weight_when_no_opponent_holds_an_override() -> None:
+    """Only the corner's owner holds an override stone, or nobody does: nothing changes;
+    with two players the weight never changes."""
+    for overrides in ((1, 0, 0), (0, 0, 0)):
+        state = build(HELD, players=3, overrides_per_player=overrides)
+        assert _value(state, 1, _corner_config(0)) == _value(state, 1, _corner_config(100))
+    two = build("1 2 0 0 0 0 0 0 0 0", overrides_per_player=(0, 1))
+    assert _value(two, 1, _corner_config(0)) == _value(two, 1, _corner_config(100))
+
+
+def test_an_override_is_kept_rather_than_spent_on_a_contested_corner() -> None:
+    """One ply on CORNER_ROW: at full corner weight player 1 overrides the corner held by
+    player 2 (whose opponents keep override stones to take it back); with the corner
+    discounted it plays the plain move and keeps its override stone."""
+    state = build(CORNER_ROW, players=3, overrides_per_player=(1, 1, 1))
+
+    def best(config: EvalConfig) -> Tuple[int, int]:
+        scored = [(_value(play(state, m), 1, config), (m.x, m.y)) for m in legal_moves(state)]
+        return max(scored)[1]
+
+    assert best(replace(DEFAULT_CONFIG, corner_overridable=100)) == (0, 0)
+    assert best(replace(DEFAULT_CONFIG, corner_overridable=0)) == (3, 0)

@@ -46,6 +46,12 @@ class EvalConfig:
     # With three or more players: access, the free cells next to a player's stones, as
     # (own - opponents' average) / (own + that + 2) times this weight.
     access: Ramp = (0, 0)
+    # With three or more players: the share (per cent) of the corner weight a corner-like
+    # stone keeps while an opponent holds an override stone.  Such a stone is not stable then
+    # (an override retakes it), and with two opponents holding overrides a corner changes
+    # hands again and again: on `comp2022_04_3p` every corner-like cell holds a start stone,
+    # and spending override stones on them early left us shut in (100 = as for two players).
+    corner_overridable: int = 100
     # Two players: the player to move is worth this much when the free cells of the regions
     # still contested (holes cut a map into regions; one with stones of both players) are
     # odd in number, so that it would take the last of them with no passes.

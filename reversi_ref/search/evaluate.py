@@ -193,6 +193,8 @@ class Evaluator:
                          + w_edge * table[32 + p] + w_half * table[48 + p]
                          + w_near * table[64 + p] + w_override * e.overrides[p]
                          + w_bomb * e.bombs[p])
+        if cfg.corner_overridable != 100 and e.players >= 3:
+            self.discount_corners(values, w_corner)
         if self.chains:
             w_stable = ramp(cfg.stable, progress)
             stable = self.stable_counts()
@@ -341,6 +343,26 @@ class Evaluator:
                 count += 1
         theirs = others // count if count else 0
         return weight * (own - theirs) // (own + theirs + 2)
+
+    def discount_corners(self, values: List[int], w_corner: int) -> None:
+        """Three or more players: take from each player's value the part of its corner-like
+        stones' weight (`w_corner` each) that `corner_overridable` drops while any opponent
+        still in the game holds an override stone."""
+        e = self.engine
+        drop = w_corner * (100 - self.config.corner_overridable) // 100
+        if not drop:
+            return
+        table = self._table
+        overrides = e.overrides
+        disqualified = e.disqualified
+        holders = 0
+        for p in range(1, e.players + 1):
+            if overrides[p] and not disqualified[p]:
+                holders += 1
+        for p in range(1, e.players + 1):
+            own = 1 if overrides[p] and not disqualified[p] else 0
+            if holders > own:
+                values[p] -= drop * table[_ROW_CORNER * 16 + p]
 
     def parity_term(self, root: int, weight: int) -> int:
         """Two players: `weight` when the root would make the last move into the free cells
