@@ -23,7 +23,7 @@ cells left: `counts_value` solves that small game instead of the board.
 from __future__ import annotations
 
 import time
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional
 
 from ..engine import BOMB, EMPTY
 from ..engine.core import Engine
@@ -51,6 +51,8 @@ _PER_WORD = 3
 CHECK_EVERY = 32
 # Lexicographic values: places times this plus the stone margin (margins stay far below half).
 MARGIN_SCALE = 1 << 20
+# Added to a stone lead (at most the board's 1000x1000 cells either way) to sort it unsigned.
+_LEAD_OFFSET = 1 << 21
 # Below and above any value.
 _LOW = -(1 << 40)
 _HIGH = 1 << 40
@@ -197,18 +199,22 @@ class BombSolver:
             return lexicographic(e.counts, e.disqualified, e.players, self.root)
         return places(e.counts, e.disqualified, e.players, self.root)
 
-    def children(self) -> List[Tuple[int, int]]:
-        """The distinct targets of the bomber to move as (root's stone lead after it, move),
-        the bomber's best first (paranoid: the root's best for the root, its worst for an
+    def children(self) -> List[int]:
+        """The distinct targets of the bomber to move, the bomber's best first by the root's
+        stone lead after it (paranoid: the root's best for the root, its worst for an
         opponent); ties keep board order."""
         e = self.engine
         root = self.root
         counts = e.counts
         disqualified = e.disqualified
         players = e.players
+        # Each target as one int, (lead, for the bomber) << 32 | index, so sorting ints gives
+        # the order: the lists and the set hold machine ints only (little for the GC to do).
+        sign = -1 if e.to_move == root else 1
+        moves = e.legal_moves()
         seen = set()
-        scored: List[Tuple[int, int, int]] = []
-        for index, m in enumerate(e.legal_moves()):
+        scored: List[int] = []
+        for index, m in enumerate(moves):
             self.blasts += 1
             if self.blasts > self.budget:
                 raise OutOfBudget()
@@ -222,13 +228,10 @@ class BombSolver:
                 for p in range(1, players + 1):
                     if p != root and not disqualified[p] and counts[p] > best_other:
                         best_other = counts[p]
-                scored.append((counts[root] - best_other, index, m))
+                scored.append((sign * (counts[root] - best_other) + _LEAD_OFFSET) << 32 | index)
             e.unmake()
-        if e.to_move == root:
-            scored.sort(key=lambda s: (-s[0], s[1]))
-        else:
-            scored.sort(key=lambda s: (s[0], s[1]))
-        return [(lead, m) for lead, _, m in scored]
+        scored.sort()
+        return [moves[s & 0xFFFFFFFF] for s in scored]
 
     def value(self, alpha: int, beta: int) -> int:
         """The root's paranoid place value of the engine's position within (alpha, beta):
@@ -249,7 +252,7 @@ class BombSolver:
         beta0 = beta
         maximizing = e.to_move == self.root
         best = _LOW if maximizing else _HIGH
-        for _, m in self.children():
+        for m in self.children():
             e.make(m)
             try:
                 v = self.value(alpha, beta)
@@ -282,8 +285,7 @@ class BombSolver:
         """The root's value within (alpha, beta) and the first target (in `order`, else the
         solver's own order) that reaches it; the root is to bomb, and `top` is the best value
         there can be."""
-        distinct = self.children()
-        moves = [m for _, m in distinct]
+        moves = self.children()
         if order is not None:
             rank = {m: i for i, m in enumerate(order)}
             position = {m: i for i, m in enumerate(moves)}
