@@ -53,13 +53,6 @@ SAFETY_MARGIN_MS = 300
 # `Client.history` keeps the last HISTORY_LIMIT messages at least and never more than twice
 # that many (issue 19: the client's memory must not grow with the length of the game).
 HISTORY_LIMIT = 256
-# Under PyPy the client runs a full collection after each answer that took at least this
-# long, before it ponders (issue 19): a long search's garbage otherwise piles up in the old
-# generation until the heap is 1.82 times what last survived, so the heap's peak and the RSS
-# climbed through the long searches at the end of a game.  A collection takes about 30 ms of
-# CPU on a 50x50 map (docs/soak.md), a few percent of such a move.  CPython frees that garbage
-# as it goes; a collection there would only cost time.
-COLLECT_AFTER_MS: Optional[float] = 500.0 if sys.implementation.name == "pypy" else None
 
 
 class ConnectionLost(ReversiError):
@@ -121,8 +114,6 @@ class Client:
         self.history: List[Message] = []
         # Log this process's memory after every `memory_every`-th of our moves (0: never).
         self.memory_every = 0
-        # A full garbage collection after each answer that took this long (None: never).
-        self.collect_after_ms = COLLECT_AFTER_MS
         # Our last answer and the time it took, and the observers (`--watch`), called after
         # each message is handled; an observer must return at once.
         self.last_answer: Optional[Move] = None
@@ -353,8 +344,6 @@ class Client:
                     round(used), bank, pondered))
         if self.memory_every and self.moves_played % self.memory_every == 0:
             self.log(format_memory(self.moves_played, memory_figures(), len(self.history)))
-        if self.collect_after_ms is not None and used >= self.collect_after_ms:
-            gc.collect()
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
         """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""

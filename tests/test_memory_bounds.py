@@ -85,7 +85,6 @@ def test_history_keeps_the_latest_messages_only() -> None:
     thread.start()
     out = io.StringIO()
     client = PairedClient(FirstMove(), ours, out)
-    client.collect_after_ms = None  # a thousand collections would only slow the test down
     client.memory_every = HISTORY_LIMIT
     sizes: List[int] = []
     client.observers.append(lambda c, _: sizes.append(len(c.history)))
@@ -102,35 +101,6 @@ def test_history_keeps_the_latest_messages_only() -> None:
     logged = [line for line in out.getvalue().splitlines() if line.startswith("memory:")]
     assert len(logged) == LONG_GAME // HISTORY_LIMIT
     assert all(int(line.rsplit(" ", 1)[1]) <= 2 * HISTORY_LIMIT for line in logged)
-
-
-def test_client_collects_after_each_long_answer_when_asked(monkeypatch: Any) -> None:
-    """With `collect_after_ms` (500 ms by default under PyPy, here 0) the client runs one full
-    garbage collection per answer that took that long, after sending it; with None, none."""
-    for collect in (True, False):
-        ours, theirs = socket.socketpair()
-        ours.settimeout(10.0)
-        theirs.settimeout(10.0)
-        script: List[Message] = [MapText(SQUARE), PlayerNumber(1)]
-        script += [MoveRequest(1000, 0) for _ in range(5)] + [EndOfGame()]
-        theirs.sendall(b"".join(encode(m) for m in script))
-        theirs.shutdown(socket.SHUT_WR)
-        calls: List[int] = []
-
-        def counted(*args: int) -> int:
-            calls.append(1)
-            return 0
-        monkeypatch.setattr(gc, "collect", counted)
-        out = io.StringIO()
-        client = PairedClient(FirstMove(), ours, out)
-        client.collect_after_ms = 0.0 if collect else None
-        try:
-            assert finish_client(client, "127.0.0.1", 1, out) == 0
-        finally:
-            monkeypatch.undo()
-            theirs.close()
-        assert client.moves_played == 5
-        assert len(calls) == (5 if collect else 0)
 
 
 def test_soak_reads_the_clients_memory_lines(tmp_path: Path) -> None:
@@ -237,7 +207,6 @@ def test_search_client_keeps_a_fixed_footprint_over_a_whole_game() -> None:
     config = replace(DEFAULT_CONFIG, tt_bits=10)
     player = SearchPlayer(config=config)
     client = ScriptedClient(player)
-    client.collect_after_ms = None  # the same figures whichever moves take long
     footprints: List[Tuple[int, int, int]] = []
     # PyPy's name for how a list stores its items (None under CPython).
     strategy: Optional[Callable[[List[int]], str]] = getattr(
