@@ -86,6 +86,24 @@ def test_solver_matches_brute_force_on_places_and_margin() -> None:
     assert checked >= 40
 
 
+def test_solver_with_tiny_tables_still_matches_brute_force() -> None:
+    """Tables of two slots (every store replaces another key, a probe mostly finds another
+    key) and one solver kept for both players of a position: a slot holding another position,
+    or the other root's value, is a miss, never a wrong value."""
+    checked = 0
+    for seed in range(50):
+        state = random_bombing_position(seed)
+        if state.phase != "bomb":
+            continue
+        solver = BombSolver(Engine(state), table_bits=1, counts_bits=1)
+        for root in (1, 2, 1):
+            solved = solver.solve(root, 10 ** 6, margin=True)
+            assert solved is not None, seed
+            assert solved.value == brute_force(state, root, {})[0], (seed, root, state.rows())
+        checked += 1
+    assert checked >= 40
+
+
 def test_solver_gives_up_past_its_budget() -> None:
     """A budget of a handful of blasts cannot solve a position with eight targets and
     several bombs: the solver says so (None) instead of guessing."""

@@ -2,8 +2,9 @@
 
 Every structure the client and the search player keep from move to move has a fixed size or
 an explicit cap: `Client.history` (HISTORY_LIMIT), the transposition table (2**tt_bits
-entries), the evaluation cache (2**EVAL_CACHE_BITS), the killer and history tables and the
-engine's undo stack (empty between moves).  The tests play long games and check the sizes;
+entries), the evaluation cache (2**EVAL_CACHE_BITS), the bombing solver's tables (2**TABLE_BITS
+and 2**COUNTS_BITS), the killer and history tables and the engine's undo stack (empty between
+moves).  The tests play long games and check the sizes;
 the last one counts every container reachable from the client and its player (and the items
 in them), which must not grow from the middle of a game to its end.  The full-game RSS curve
 is `python -m reversi_ref bench soak` (docs/soak.md) and the slow `test_search_memory.py`.
@@ -31,8 +32,7 @@ from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, Move
 from reversi_ref.rules import legal_moves
 from reversi_ref.search.alphabeta import MAX_PLY
 from reversi_ref.search.config import DEFAULT_CONFIG
-from reversi_ref.search.endgame import MAX_ENTRIES as BOMB_TABLE_ENTRIES
-from reversi_ref.search.endgame import solver_for
+from reversi_ref.search.endgame import COUNTS_BITS, TABLE_BITS, solver_for
 from reversi_ref.search.evaluate import EVAL_CACHE_BITS
 from reversi_ref.state import BUILD, OVER, GameState, Move
 
@@ -225,14 +225,17 @@ def test_search_client_keeps_a_fixed_footprint_over_a_whole_game() -> None:
         assert len(searcher.killers) == 2 * MAX_PLY + 2
         assert len(searcher.history) == 9 * evaluator.engine.cells
         assert evaluator.engine.undo == []
-        # The bombing-phase solver's tables are dicts, bounded by their entry count.
+        # The bombing-phase solver's tables: fixed-size lists too.
         solver = solver_for(evaluator)
-        assert len(solver.table) <= BOMB_TABLE_ENTRIES
-        assert len(solver.counts_table) <= BOMB_TABLE_ENTRIES
+        solver_lists = [solver.keys, solver.data, solver.counts_keys, solver.counts_values]
+        assert [len(values) for values in solver_lists] == [
+            1 << TABLE_BITS, 1 << TABLE_BITS, (1 << COUNTS_BITS) * solver.counts_stride,
+            1 << COUNTS_BITS]
         if strategy is not None:
-            assert {strategy(values) for values in lists + cache} == {"IntegerListStrategy"}
+            assert {strategy(values) for values in lists + cache + solver_lists} == {
+                "IntegerListStrategy"}
         if own_moves % 10 == 0:
-            footprints.append((own_moves,) + footprint(client, client.history, solver))
+            footprints.append((own_moves,) + footprint(client, client.history))
 
     final = play_game(client, check)
     assert final.phase == OVER

@@ -11,7 +11,8 @@ bombing order.  Targets that lead to the same position (the same cells become ho
 child: the position's hash tells them apart, so the set searched is provably sufficient.
 Children are ordered by the root's stone lead after the bomb, the bomber's best first; a
 transposition table keyed on the position (root included) keeps proven values and bounds
-across searches of the same game.  A search that runs past its blast budget or its deadline
+across searches of the same game: fixed-size flat lists of ints (as `table`), created full size
+with the solver, so its memory does not change as they fill.  A search that runs past its blast budget or its deadline
 gives up and says so; the callers then fall back to the beam (`bombing`) or the evaluation.
 
 With strength-0 bombs a blast removes its target cell only, and holes never shield anything,
@@ -22,7 +23,7 @@ cells left: `counts_value` solves that small game instead of the board.
 from __future__ import annotations
 
 import time
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional
 
 from ..engine import BOMB, EMPTY
 from ..engine.core import Engine
@@ -35,19 +36,30 @@ from .timing import NO_DEADLINE, Clock
 _EXACT = 0
 _LOWER = 1
 _UPPER = 2
-# Each table is cleared when a store would take it past this many entries: a dict, so this is
-# what bounds its memory (both tables full: about 45-50 MB under CPython or PyPy).
-MAX_ENTRIES = 1 << 17
+# Slots of each table (2**bits), created full size with the solver; an entry replaces whatever
+# held its slot.  About 1-2 MB under PyPy for both (flat lists of machine ints; dicts of 2**17
+# tuples, the tables before, took 45-50 MB when full).
+TABLE_BITS = 16
+COUNTS_BITS = 16
+_EMPTY = -1  # `BombSolver.data` of a slot never written (bound 3: no bound)
+# The counts solver's keys pack numbers below this (a board has at most 1000x1000 cells and a
+# player at most 255 bombs, RULES.md 3) three to a word.
+_FIELD_BITS = 20
+_FIELD_LIMIT = 1 << _FIELD_BITS
+_PER_WORD = 3
 # The clock is read every this many blasts.
 CHECK_EVERY = 32
 # Lexicographic values: places times this plus the stone margin (margins stay far below half).
 MARGIN_SCALE = 1 << 20
+# Added to a stone lead (at most the board's 1000x1000 cells either way) to sort it unsigned.
+_LEAD_OFFSET = 1 << 21
 # Below and above any value.
 _LOW = -(1 << 40)
 _HIGH = 1 << 40
 # Mixed into table keys per root player (the value of a position depends on whose view).
+# Below 2**63, so a key (the engine's signed 64-bit hash xor these) stays a machine int.
 _MARGIN_SALT = 0x2B992DDFA23249D6
-_ROOT_SALT = [0x5851F42D4C957F2D * (p + 1) & 0xFFFFFFFFFFFFFFFF for p in range(9)]
+_ROOT_SALT = [0x5851F42D4C957F2D * (p + 1) & 0x7FFFFFFFFFFFFFFF for p in range(9)]
 
 
 class OutOfBudget(Exception):
@@ -106,10 +118,23 @@ def search_value(place: int, players_left: int, tiebreak: int) -> int:
 class BombSolver:
     """Exact paranoid place search of the bombing phase on one engine."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, table_bits: int = TABLE_BITS,
+                 counts_bits: int = COUNTS_BITS) -> None:
         self.engine = engine
-        self.table: Dict[int, Tuple[int, int]] = {}
-        self.counts_table: Dict[Tuple[int, ...], int] = {}
+        # Board positions: the full key and value << 2 | bound per slot (key & mask).
+        size = 1 << table_bits
+        self.mask = size - 1
+        self.keys: List[int] = [0] * size
+        self.data: List[int] = [_EMPTY] * size
+        # Strength 0: per slot the whole key (`counts_stride` words, 0 for a slot never
+        # written) and the value.
+        self.counts_stride = 1 + -(-2 * engine.players // _PER_WORD)
+        size = 1 << counts_bits
+        self.counts_mask = size - 1
+        self.counts_keys: List[int] = [0] * (size * self.counts_stride)
+        self.counts_values: List[int] = [0] * size
+        self.counts_header = 0
+        self.counts_cached = True
         self.blasts = 0
         self.budget = 0
         self.deadline = NO_DEADLINE
@@ -174,18 +199,22 @@ class BombSolver:
             return lexicographic(e.counts, e.disqualified, e.players, self.root)
         return places(e.counts, e.disqualified, e.players, self.root)
 
-    def children(self) -> List[Tuple[int, int]]:
-        """The distinct targets of the bomber to move as (root's stone lead after it, move),
-        the bomber's best first (paranoid: the root's best for the root, its worst for an
+    def children(self) -> List[int]:
+        """The distinct targets of the bomber to move, the bomber's best first by the root's
+        stone lead after it (paranoid: the root's best for the root, its worst for an
         opponent); ties keep board order."""
         e = self.engine
         root = self.root
         counts = e.counts
         disqualified = e.disqualified
         players = e.players
+        # Each target as one int, (lead, for the bomber) << 32 | index, so sorting ints gives
+        # the order: the lists and the set hold machine ints only (little for the GC to do).
+        sign = -1 if e.to_move == root else 1
+        moves = e.legal_moves()
         seen = set()
-        scored: List[Tuple[int, int, int]] = []
-        for index, m in enumerate(e.legal_moves()):
+        scored: List[int] = []
+        for index, m in enumerate(moves):
             self.blasts += 1
             if self.blasts > self.budget:
                 raise OutOfBudget()
@@ -199,13 +228,10 @@ class BombSolver:
                 for p in range(1, players + 1):
                     if p != root and not disqualified[p] and counts[p] > best_other:
                         best_other = counts[p]
-                scored.append((counts[root] - best_other, index, m))
+                scored.append((sign * (counts[root] - best_other) + _LEAD_OFFSET) << 32 | index)
             e.unmake()
-        if e.to_move == root:
-            scored.sort(key=lambda s: (-s[0], s[1]))
-        else:
-            scored.sort(key=lambda s: (s[0], s[1]))
-        return [(lead, m) for lead, _, m in scored]
+        scored.sort()
+        return [moves[s & 0xFFFFFFFF] for s in scored]
 
     def value(self, alpha: int, beta: int) -> int:
         """The root's paranoid place value of the engine's position within (alpha, beta):
@@ -214,9 +240,11 @@ class BombSolver:
         if e.phase != BOMB:
             return self.final()
         key = e.hash ^ _ROOT_SALT[self.root] ^ (_MARGIN_SALT if self.margin else 0)
-        entry = self.table.get(key)
-        if entry is not None:
-            v, bound = entry
+        i = key & self.mask
+        entry = self.data[i]
+        if entry != _EMPTY and self.keys[i] == key:
+            v = entry >> 2
+            bound = entry & 3
             if bound == _EXACT or (bound == _LOWER and v >= beta) or (
                     bound == _UPPER and v <= alpha):
                 return v
@@ -224,7 +252,7 @@ class BombSolver:
         beta0 = beta
         maximizing = e.to_move == self.root
         best = _LOW if maximizing else _HIGH
-        for _, m in self.children():
+        for m in self.children():
             e.make(m)
             try:
                 v = self.value(alpha, beta)
@@ -248,9 +276,8 @@ class BombSolver:
             bound = _LOWER
         else:
             bound = _EXACT
-        if len(self.table) >= MAX_ENTRIES:
-            self.table.clear()
-        self.table[key] = (best, bound)
+        self.keys[i] = key
+        self.data[i] = best << 2 | bound
         return best
 
     def root_search(self, order: Optional[List[int]], alpha: int, beta: int, top: int
@@ -258,8 +285,7 @@ class BombSolver:
         """The root's value within (alpha, beta) and the first target (in `order`, else the
         solver's own order) that reaches it; the root is to bomb, and `top` is the best value
         there can be."""
-        distinct = self.children()
-        moves = [m for _, m in distinct]
+        moves = self.children()
         if order is not None:
             rank = {m: i for i, m in enumerate(order)}
             position = {m: i for i, m in enumerate(moves)}
@@ -293,7 +319,27 @@ class BombSolver:
         stones = [e.counts[p] for p in range(players + 1)]
         bombs = [e.bombs[p] for p in range(players + 1)]
         others = e.cells - e.counts[HOLE] - sum(stones[p] for p in active)
+        # The key's first word: root, active players, then (per position) bomber and others.
+        mask = 0
+        for p in active:
+            mask |= 1 << p
+        self.counts_header = (self.root << 9 | mask) << 24
+        self.counts_cached = e.cells < _FIELD_LIMIT and all(
+            0 <= bombs[p] < _FIELD_LIMIT for p in active)
         return self._counts(e.to_move, stones, bombs, others, active)
+
+    def _counts_key(self, bomber: int, stones: List[int], bombs: List[int], others: int,
+                    active: List[int]) -> List[int]:
+        """The whole key of a counts position as `counts_stride` words (machine ints)."""
+        words = [self.counts_header | bomber << _FIELD_BITS | others]
+        fields = [stones[p] for p in active] + [bombs[p] for p in active]
+        for start in range(0, len(fields), _PER_WORD):
+            word = 0
+            for shift, v in enumerate(fields[start:start + _PER_WORD]):
+                word |= v << (shift * _FIELD_BITS)
+            words.append(word)
+        words.extend([0] * (self.counts_stride - len(words)))
+        return words
 
     def _counts(self, bomber: int, stones: List[int], bombs: List[int], others: int,
                 active: List[int]) -> int:
@@ -302,11 +348,14 @@ class BombSolver:
         root = self.root
         if bomber == 0:
             return lexicographic(stones, e.disqualified, players, root)
-        key = (bomber, others) + tuple(stones[p] for p in active) + tuple(
-            bombs[p] for p in active)
-        cached = self.counts_table.get(key)
-        if cached is not None:
-            return cached
+        cached = self.counts_cached
+        if cached:
+            key = self._counts_key(bomber, stones, bombs, others, active)
+            stride = self.counts_stride
+            slot = hash(tuple(key)) & self.counts_mask
+            at = slot * stride
+            if self.counts_keys[at:at + stride] == key:
+                return self.counts_values[slot]
         self.blasts += 1
         if self.blasts > self.budget:
             raise OutOfBudget()
@@ -337,9 +386,9 @@ class BombSolver:
                 stones[victim] += 1
             best = max(best, v) if maximizing else min(best, v)
         bombs[bomber] += 1
-        if len(self.counts_table) >= MAX_ENTRIES:
-            self.counts_table.clear()
-        self.counts_table[key] = best
+        if cached:
+            self.counts_keys[at:at + stride] = key
+            self.counts_values[slot] = best
         return best
 
     def _first_strength0_move(self, order: Optional[List[int]]) -> int:
