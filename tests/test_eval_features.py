@@ -16,7 +16,7 @@ from reversi_ref.engine import Engine
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.evaluate import Evaluator
-from reversi_ref.state import GameState
+from reversi_ref.state import GameState, Move
 
 # Every new weight at zero: the evaluation as it was before these features.
 OFF = replace(DEFAULT_CONFIG, shut_in=(0, 0), access=(0, 0), parity=(0, 0), stable=(0, 0),
@@ -259,5 +259,34 @@ def test_an_override_is_kept_rather_than_spent_on_a_contested_corner() -> None:
         scored = [(_value(play(state, m), 1, config), (m.x, m.y)) for m in legal_moves(state)]
         return max(scored)[1]
 
-    assert best(replace(DEFAULT_CONFIG, corner_overridable=100)) == (0, 0)
-    assert best(replace(DEFAULT_CONFIG, corner_overridable=0)) == (3, 0)
+    # At the late override weight of 600: the default's higher weight keeps the stone anyway,
+    # so only the lower one shows what the corner discount does.
+    base = replace(DEFAULT_CONFIG, override=(350, 600))
+    assert best(replace(base, corner_overridable=100)) == (0, 0)
+    assert best(replace(base, corner_overridable=0)) == (3, 0)
+
+
+# Late in the game (two free cells of ten): player 1 may spend its override stone on its own
+# stone at cell 7 (capturing cells 5 and 6) or play the plain move on cell 3 (capturing cell 2).
+LATE_ROW = "1 1 2 0 1 2 2 1 0 1"
+
+
+def test_late_row_is_what_the_tests_say() -> None:
+    """By the rules: on LATE_ROW player 1 captures two stones by the override on cell 7 and one
+    by the plain move on cell 3."""
+    state = build(LATE_ROW, overrides_per_player=(1, 1))
+    assert play(state, Move(7, 0)).rows()[0].split() == "1 1 2 0 1 1 1 1 0 1".split()
+    assert play(state, Move(3, 0)).rows()[0].split() == "1 1 1 1 1 2 2 1 0 1".split()
+
+
+def test_an_override_is_kept_for_the_end_rather_than_spent_for_one_stone_more() -> None:
+    """One ply on LATE_ROW: with the late override weight the default had before (600) player
+    1 spends its override stone for the extra stone; with the default it keeps it."""
+    state = build(LATE_ROW, overrides_per_player=(1, 1))
+
+    def best(config: EvalConfig) -> Tuple[int, int]:
+        scored = [(_value(play(state, m), 1, config), (m.x, m.y)) for m in legal_moves(state)]
+        return max(scored)[1]
+
+    assert best(replace(DEFAULT_CONFIG, override=(350, 600))) == (7, 0)
+    assert best(DEFAULT_CONFIG) == (3, 0)

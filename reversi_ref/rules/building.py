@@ -51,8 +51,14 @@ def captures_in_direction(state: GameState, player: int, x: int, y: int,
     """RULES.md 3: the cells `player` captures in `direction` by placing on (x, y); [] if none."""
     collected: List[Cell] = []
     mine = stone_of(player)
+    # A walk has only 8 positions per cell to visit; one taking more steps is going round a
+    # loop that meets neither the target nor a stone of the mover.  No game reaches such a
+    # loop (a step can be undone in only one way, so a walk that repeats a position has come
+    # back through the target first), but a board with stones on the map's holes can.
+    steps_left = 8 * len(state.board)
     position = step(state, x, y, direction)
-    while position is not None:
+    while position is not None and steps_left > 0:
+        steps_left -= 1
         cx, cy, heading = position
         # A line never closes through the target, whatever the target holds.
         if cx == x and cy == y:
@@ -68,7 +74,7 @@ def captures_in_direction(state: GameState, player: int, x: int, y: int,
             # An empty, choice, inversion or bonus cell ends the line without a capture.
             return []
         position = step(state, cx, cy, heading)
-    # The edge or a hole ends the line without a capture.
+    # The edge or a hole ends the line without a capture (and so does a loop, see above).
     return []
 
 

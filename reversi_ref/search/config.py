@@ -34,8 +34,12 @@ class EvalConfig:
     # Mobility: (own - opponents' average) / (own + that + 2), scaled by this weight, where
     # a player's mobility is the cells it could play without an override stone.
     mobility: Ramp = (1500, 300)
-    # Counts in hand: one override stone, one bomb (per cell its blast removes).
-    override: Ramp = (350, 600)
+    # Counts in hand: one override stone, one bomb (per cell its blast removes).  An override
+    # stone kept to the end of phase 1 is a last move nobody can answer (once the board is
+    # full only override stones move, and each takes a whole line back): the 2024 champion
+    # kept its stones and turned 175-157 into 111-221 with five of them, so late in the
+    # game one is worth about 15 stones, not 6 (self-play at depth 3: +54 Elo, docs/strength.md).
+    override: Ramp = (350, 1500)
     bomb_per_cell: int = 40
     # Added per bomb in hand in the building phase, on top of its blast: bombs decide the
     # bombing phase, so one in hand is worth more as phase 1 ends (0, 0 = off).

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from reversi_ref import legal_moves, parse_map, play
 from reversi_ref.bigmap import big_map
-from reversi_ref.rules import (building_target_error, building_targets, has_building_move,
-                               initial_state)
+from reversi_ref.rules import (building_target_error, building_targets, captures_in_direction,
+                               has_building_move, has_capture, initial_state)
 from reversi_ref.state import BUILD, OVER, GameState
+from helpers import make_state
 from strategies import maps
 
 
@@ -123,3 +124,18 @@ def test_torus_with_an_override_stone_left() -> None:
     assert not has_building_move(after, 2)
     targets = building_targets(after, 1)
     assert targets == [(x, y) for y in range(2, SIZE) for x in range(SIZE)]
+
+
+def test_a_line_round_a_loop_away_from_its_target_captures_nothing() -> None:
+    """RULES.md 3: the map's hole at (0, 0) filled in with a free tile.  Its east step enters
+    the ring of player 2's stones on cells 1-3 (row 0 joined end to end, the join on the
+    hole's side of cell 1), which leads neither back to the target nor to a stone of player
+    1: the line captures nothing, and the walk ends (it went round forever before)."""
+    state = make_state("""
+        - 2 2 2
+        1 0 0 0
+    """, transitions=["3 0 2 <-> 1 0 6"], to_move=1, phase="build")
+    filled = dataclasses.replace(state, board=("0",) + state.board[1:])
+    assert captures_in_direction(filled, 1, 0, 0, 2) == []
+    assert not has_capture(filled, 1, 0, 0)
+    assert (0, 0) not in building_targets(filled, 1)
