@@ -407,6 +407,15 @@ class Engine:
         self._tracking = False
         del self._touched[:]
 
+    def _note_changed(self, undo: List[int], start: int) -> None:
+        # The cells of the undo entries from `start` on change, for plain_mobility (bounded:
+        # unread, they restart it).
+        touched = self._touched
+        for x in range(start, len(undo)):
+            touched.append(undo[x] >> 4)
+        if len(touched) > 4 * self.cells + 64:
+            self._stop_tracking()
+
     def _forget_lines(self) -> None:
         """Mark unknown (-1) the kept captures of every line that may have changed since the
         last plain_mobility, and of its cell: the lines from the free (or hole) cell found
@@ -1203,12 +1212,7 @@ class Engine:
         counts[p] += 1
         h ^= zc[t * 16 + old] ^ zc[t * 16 + p]
         if self._tracking:
-            # The changed cells, for plain_mobility (bounded: unread, they restart it).
-            touched = self._touched
-            for x in range(base, len(undo)):
-                touched.append(undo[x] >> 4)
-            if len(touched) > 4 * self.cells + 64:
-                self._stop_tracking()
+            self._note_changed(undo, base)
         overrides = self.overrides
         bombs = self.bombs
         old_overrides = overrides[p]
@@ -1397,12 +1401,8 @@ class Engine:
             self.overrides[p] = old_overrides
             self.bombs[p] = old_bombs
             if self._tracking:
-                # The cells about to change back, for plain_mobility (as in _make_build).
-                touched = self._touched
-                for x in range(len(undo) - changed, len(undo)):
-                    touched.append(undo[x] >> 4)
-                if len(touched) > 4 * self.cells + 64:
-                    self._stop_tracking()
+                # The cells about to change back.
+                self._note_changed(undo, len(undo) - changed)
             for _ in range(changed):
                 e = undo.pop()
                 c = e >> 4

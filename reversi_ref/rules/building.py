@@ -186,13 +186,8 @@ def walk_capture_line_back(state: GameState, player: int, stone: Cell,
 # --------------------------------------------------------------------------- legal moves
 
 
-def building_target_error(state: GameState, player: int, x: int, y: int,
-                          targets: Optional[Set[Cell]] = None) -> Optional[str]:
-    """RULES.md 3: why `player` may not place on (x, y), or None when the target is legal.
-
-    `targets`, when given, is `capture_targets(state, player)`, to look the capture up rather
-    than walk the lines from (x, y).
-    """
+def building_target_error(state: GameState, player: int, x: int, y: int) -> Optional[str]:
+    """RULES.md 3: why `player` may not place on (x, y), or None when the target is legal."""
     cell = state.cell(x, y)
     # A hole is never a legal target.
     if cell == HOLE:
@@ -207,17 +202,14 @@ def building_target_error(state: GameState, player: int, x: int, y: int,
     if is_stone(cell) and not has_override:
         return "RULES.md 3: placing on a stone needs an override stone"
     # Empty and special tiles, and stones with an override in hand, need a capture.
-    captures = (x, y) in targets if targets is not None else has_capture(state, player, x, y)
-    if not captures:
+    if not has_capture(state, player, x, y):
         return "RULES.md 3: the move captures in no direction"
     return None
 
 
-def is_legal_building_target(state: GameState, player: int, x: int, y: int,
-                             targets: Optional[Set[Cell]] = None) -> bool:
-    """RULES.md 3: whether `player` may place a stone on (x, y) (`targets` as in
-    `building_target_error`)."""
-    return building_target_error(state, player, x, y, targets) is None
+def is_legal_building_target(state: GameState, player: int, x: int, y: int) -> bool:
+    """RULES.md 3: whether `player` may place a stone on (x, y)."""
+    return building_target_error(state, player, x, y) is None
 
 
 def specials_for(state: GameState, x: int, y: int) -> Tuple[int, ...]:

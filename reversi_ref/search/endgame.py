@@ -11,9 +11,10 @@ bombing order.  Targets that lead to the same position (the same cells become ho
 child: the position's hash tells them apart, so the set searched is provably sufficient.
 Children are ordered by the root's stone lead after the bomb, the bomber's best first; a
 transposition table keyed on the position (root included) keeps proven values and bounds
-across searches of the same game: fixed-size flat lists of ints (as `table`), created full size
-with the solver, so its memory does not change as they fill.  A search that runs past its blast budget or its deadline
-gives up and says so; the callers then fall back to the beam (`bombing`) or the evaluation.
+across searches of the same game: fixed-size flat lists of ints (as `table`), created full
+size with the solver, so its memory does not change as they fill.  A search that runs past
+its blast budget or its deadline gives up and says so; the callers then fall back to the
+beam (`bombing`) or the evaluation.
 
 With strength-0 bombs a blast removes its target cell only, and holes never shield anything,
 so a position's value depends only on the stone counts, the bombs in hand and the empty

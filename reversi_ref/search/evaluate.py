@@ -156,16 +156,14 @@ class Evaluator:
     # Values
     # -------------------------------------------------------------------------------------
 
-    def player_values(self, progress: int = -1) -> List[int]:
+    def player_values(self, progress: int) -> List[int]:
         """Each player's own value in the building phase (index = player, 0 unused), without
         mobility; the part of `evaluate` that is the same for every point of view.
-        `progress` is `self.progress()` when the caller has it already."""
+        `progress` is `self.progress()`, which the caller needs too."""
         e = self.engine
         cfg = self.config
         board = e.board
         counts = e.counts
-        if progress < 0:
-            progress = self.progress()
         table = self._table
         for i in range(len(table)):
             table[i] = 0

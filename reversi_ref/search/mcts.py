@@ -86,7 +86,8 @@ class Mcts:
         if e.phase == BOMB:
             values = [100 * counts[p] for p in range(n + 1)]
         else:
-            values = list(self.evaluator.player_values())
+            evaluator = self.evaluator
+            values = list(evaluator.player_values(evaluator.progress()))
         stones = sum(counts[p] for p in alive)
         scale = 100.0 * (stones / len(alive) + 1.0)
         for p in alive:
