@@ -42,6 +42,10 @@ BOMB_DEPTH = 64
 # rest when it does not finish), or this many blasts when there is no time limit.
 EXACT_SHARE = 0.6
 EXACT_BLASTS = 200_000
+# A target's index in the move list, below its value in one sort key (a board has at most
+# 1000 x 1000 cells; values lie within +-INFINITY, so a key stays below 2^62).
+INDEX_BITS = 20
+INDEX_MASK = (1 << INDEX_BITS) - 1
 
 
 class BombChoice(NamedTuple):
@@ -69,42 +73,45 @@ class _BombSearch:
         self.nodes = 0
         self.stopped = False
 
-    def ranked(self) -> List[Tuple[int, int]]:
-        """Every target of the bomber to move as (value for the root, move), best for the
-        bomber first (ties keep move order); when the deadline stops it, those tried so far."""
+    def ranked(self) -> Tuple[List[int], List[int]]:
+        """Every target of the bomber to move, best for the bomber first (ties keep move
+        order), as two lists: the values for the root and the moves; when the deadline stops
+        it, those tried so far."""
         engine = self.engine
         evaluate = self.evaluator.evaluate
         root = self.root
-        scored: List[Tuple[int, int, int]] = []
-        for index, m in enumerate(engine.legal_moves()):
+        # One int per target, (value << INDEX_BITS) | index, sorted ascending: no tuple per
+        # target (a board has thousands), so a node's list is not garbage for the GC to move.
+        sign = -1 if engine.to_move == root else 1
+        moves = engine.legal_moves()
+        keys: List[int] = []
+        for index, m in enumerate(moves):
             if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
                 self.stopped = True
                 break
             engine.make(m)
-            scored.append((evaluate(root), index, m))
+            keys.append((sign * evaluate(root) + INFINITY) << INDEX_BITS | index)
             engine.unmake()
             self.nodes += 1
-        if engine.to_move == root:
-            scored.sort(key=lambda s: (-s[0], s[1]))
-        else:
-            scored.sort(key=lambda s: (s[0], s[1]))
-        return [(value, m) for value, _, m in scored]
+        keys.sort()
+        values = [sign * ((k >> INDEX_BITS) - INFINITY) for k in keys]
+        return values, [moves[k & INDEX_MASK] for k in keys]
 
     def value(self, depth: int, alpha: int, beta: int) -> int:
         """The paranoid value for the root of the engine's position, `depth` bombs deep."""
         engine = self.engine
         if depth <= 0 or engine.phase != BOMB:
             return self.evaluator.evaluate(self.root)
-        children = self.ranked()
+        values, moves = self.ranked()
         if self.stopped:
             return 0
-        if not children:
+        if not moves:
             return self.evaluator.evaluate(self.root)
         maximize = engine.to_move == self.root
         if depth == 1:
-            return children[0][0]
+            return values[0]
         best = -INFINITY if maximize else INFINITY
-        for _, m in children[:self.width]:
+        for m in moves[:self.width]:
             engine.make(m)
             v = self.value(depth - 1, alpha, beta)
             engine.unmake()
@@ -166,15 +173,15 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
         raise ValueError("choose_bomb: player %d is not the one to bomb" % root)
     start = clock()
     search = _BombSearch(engine, evaluator, root, deadline, clock)
-    ranked = search.ranked()
+    values, ranked = search.ranked()
     if not ranked:
         # Out of time before the first target: any legal target will do.
         return BombChoice(engine.legal_moves()[0], -INFINITY, search.nodes, False, 0)
-    best_value, best_move = ranked[0]
+    best_value, best_move = values[0], ranked[0]
     if search.stopped:
         return BombChoice(best_move, best_value, search.nodes, False, 1)
     if evaluator.config.exact_endgame:
-        exact = _solve_exactly(evaluator, root, [m for _, m in ranked], start, soft, deadline,
+        exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline,
                                clock, depth)
         if exact is not None:
             return BombChoice(exact.move, exact.value, search.nodes + exact.nodes, True,
@@ -186,7 +193,7 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
             break
         iteration_best = -INFINITY
         iteration_move = best_move
-        for _, m in ranked[:search.width]:
+        for m in ranked[:search.width]:
             engine.make(m)
             v = search.value(d - 1, iteration_best, INFINITY)
             engine.unmake()
