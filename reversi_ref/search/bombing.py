@@ -73,45 +73,51 @@ class _BombSearch:
         self.nodes = 0
         self.stopped = False
 
-    def ranked(self) -> Tuple[List[int], List[int]]:
-        """Every target of the bomber to move, best for the bomber first (ties keep move
-        order), as two lists: the values for the root and the moves; when the deadline stops
-        it, those tried so far."""
+    def ranked(self, count: Optional[int] = None) -> Tuple[Optional[int], List[int]]:
+        """The value for the root of the best target for the bomber to move (None without a
+        target) and the first `count` targets (all by default), best for the bomber first,
+        ties in move order; when the deadline stops it, of those tried so far."""
         engine = self.engine
         evaluate = self.evaluator.evaluate
         root = self.root
         # One int per target, (value << INDEX_BITS) | index, sorted ascending: no tuple per
-        # target (a board has thousands), so a node's list is not garbage for the GC to move.
+        # target (a board has thousands), and only `count` moves are kept past this node's
+        # sort, so a long search does not pile up lists for the GC.
         sign = -1 if engine.to_move == root else 1
         moves = engine.legal_moves()
-        keys: List[int] = []
+        keys = [0] * len(moves)
+        tried = 0
         for index, m in enumerate(moves):
             if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
                 self.stopped = True
                 break
             engine.make(m)
-            keys.append((sign * evaluate(root) + INFINITY) << INDEX_BITS | index)
+            keys[index] = (sign * evaluate(root) + INFINITY) << INDEX_BITS | index
             engine.unmake()
             self.nodes += 1
+            tried += 1
+        if tried == 0:
+            return None, []
+        del keys[tried:]
         keys.sort()
-        values = [sign * ((k >> INDEX_BITS) - INFINITY) for k in keys]
-        return values, [moves[k & INDEX_MASK] for k in keys]
+        best = sign * ((keys[0] >> INDEX_BITS) - INFINITY)
+        return best, [moves[k & INDEX_MASK] for k in (keys if count is None else keys[:count])]
 
     def value(self, depth: int, alpha: int, beta: int) -> int:
         """The paranoid value for the root of the engine's position, `depth` bombs deep."""
         engine = self.engine
         if depth <= 0 or engine.phase != BOMB:
             return self.evaluator.evaluate(self.root)
-        values, moves = self.ranked()
+        best_value, moves = self.ranked(self.width if depth > 1 else 0)
         if self.stopped:
             return 0
-        if not moves:
+        if best_value is None:
             return self.evaluator.evaluate(self.root)
-        maximize = engine.to_move == self.root
         if depth == 1:
-            return values[0]
+            return best_value
+        maximize = engine.to_move == self.root
         best = -INFINITY if maximize else INFINITY
-        for m in moves[:self.width]:
+        for m in moves:
             engine.make(m)
             v = self.value(depth - 1, alpha, beta)
             engine.unmake()
@@ -173,11 +179,11 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
         raise ValueError("choose_bomb: player %d is not the one to bomb" % root)
     start = clock()
     search = _BombSearch(engine, evaluator, root, deadline, clock)
-    values, ranked = search.ranked()
-    if not ranked:
+    best_value, ranked = search.ranked()
+    if best_value is None:
         # Out of time before the first target: any legal target will do.
         return BombChoice(engine.legal_moves()[0], -INFINITY, search.nodes, False, 0)
-    best_value, best_move = values[0], ranked[0]
+    best_move = ranked[0]
     if search.stopped:
         return BombChoice(best_move, best_value, search.nodes, False, 1)
     if evaluator.config.exact_endgame:
