@@ -86,16 +86,16 @@ class _BombSearch:
         sign = -1 if engine.to_move == root else 1
         moves = engine.legal_moves()
         keys = [0] * len(moves)
-        tried = 0
+        tried = len(moves)
         for index, m in enumerate(moves):
             if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
                 self.stopped = True
+                tried = index
                 break
             engine.make(m)
             keys[index] = (sign * evaluate(root) + INFINITY) << INDEX_BITS | index
             engine.unmake()
             self.nodes += 1
-            tried += 1
         if tried == 0:
             return None, []
         del keys[tried:]
@@ -187,8 +187,7 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
     if search.stopped:
         return BombChoice(best_move, best_value, search.nodes, False, 1)
     if evaluator.config.exact_endgame:
-        exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline,
-                               clock, depth)
+        exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline, clock, depth)
         if exact is not None:
             return BombChoice(exact.move, exact.value, search.nodes + exact.nodes, True,
                               exact.depth)
