@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import random
 import select
 import socket
@@ -53,6 +54,11 @@ SAFETY_MARGIN_MS = 300
 # `Client.history` keeps the last HISTORY_LIMIT messages at least and never more than twice
 # that many (issue 19: the client's memory must not grow with the length of the game).
 HISTORY_LIMIT = 256
+# PyPy's JIT compiles a bridge for every guard that fails often enough, and a long game keeps
+# finding new ones: with PyPy's default decay of the guards' failure counts (40 per 1000) the
+# client's memory grows until the last move.  Counts that fade faster keep it level; 200
+# costs speed, 100 did not measurably (docs/soak.md).
+JIT_DECAY = 100
 
 
 class ConnectionLost(ReversiError):
@@ -431,9 +437,20 @@ def format_memory(own_moves: int, figures: Dict[str, float], history: int) -> st
     return "memory: own move %d, %s, history %d" % (own_moves, ", ".join(parts), history)
 
 
+def tune_jit(decay: int) -> bool:
+    """Set the `decay` of PyPy's JIT (0-1000, see JIT_DECAY); False when not under PyPy."""
+    try:
+        pypyjit = importlib.import_module("pypyjit")
+    except ImportError:
+        return False
+    pypyjit.set_param("decay=%d" % decay)
+    return True
+
+
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
+    tune_jit(args.jit_decay)
     host, port = args.server
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     if args.weights is None:
@@ -527,6 +544,10 @@ def register(subparsers: Any) -> None:
                         help="log this process's memory (RSS; under PyPy also the GC heap "
                              "and the JIT's code) after every MOVES of our moves (default 0: "
                              "never; `bench soak` uses it)")
+    parser.add_argument("--jit-decay", type=int_range(0, 1000), default=JIT_DECAY, metavar="N",
+                        help="under PyPy, how fast the JIT forgets guards that failed, per "
+                             "1000 (default %d; PyPy's own is 40, which lets a long game's "
+                             "memory grow; ignored elsewhere)" % JIT_DECAY)
     parser.add_argument("--watch", metavar="[HOST:]PORT", type=watch_address,
                         help="show the game as this client sees it, with its search's depth, "
                              "nodes, principal variation and evaluation, live in the browser "
