@@ -212,6 +212,12 @@ def format_soak(report: Result) -> str:
     if report["our_stderr"]:
         status += ", stderr: %s" % report["our_stderr"]
     lines.append("game over after %d moves; our client: %s" % (report["moves"], status))
+    # An opponent's disqualification can end the game early; say so, or the table looks
+    # like a whole game.
+    for player in report["disqualified"]:
+        if player != 1:
+            lines.append("player %d (%s) was disqualified: %s"
+                         % (player, report["opponent"], report["reasons"].get(str(player), "?")))
     return "\n".join(lines)
 
 

@@ -20,11 +20,15 @@ import threading
 import types
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+import pytest
 
 from helpers import map_text
 from reversi_ref import soak
-from reversi_ref.client import HISTORY_LIMIT, Client, finish_client, format_memory
+from reversi_ref.cli import build_parser
+from reversi_ref.client import (HISTORY_LIMIT, JIT_DECAY, Client, finish_client, format_memory,
+                                tune_jit)
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, MoveAnnouncement,
@@ -116,6 +120,40 @@ def test_soak_reads_the_clients_memory_lines(tmp_path: Path) -> None:
     log.write_text("no memory lines\n")
     assert soak.last_memory_line(log) == {}
     assert soak.last_memory_line(tmp_path / "missing.log") == {}
+
+
+def test_soak_summary_names_every_disqualified_player() -> None:
+    """A game cut short by an opponent's disqualification says so under the table."""
+    report: Dict[str, Any] = {"executable": "pypy3", "map": "maps/labyrinth50x50.map", "time_limit": 1,
+              "depth": 1, "opponent": "greedy", "ponder": True, "every": 50, "moves": 152,
+              "our_exit": 0, "our_stderr": "", "disqualified": [3],
+              "reasons": {"3": "no answer within the time limit"}, "checkpoints": []}
+    text = soak.format_soak(report)
+    assert text.splitlines()[-2] == "game over after 152 moves; our client: exit 0"
+    assert text.splitlines()[-1] == (
+        "player 3 (greedy) was disqualified: no answer within the time limit")
+    report["disqualified"] = [1, 3]
+    report["reasons"] = {"1": "an illegal move", "3": "no answer within the time limit"}
+    lines = soak.format_soak(report).splitlines()
+    assert lines[-2].endswith("our client was DISQUALIFIED (an illegal move)")
+    assert lines[-1].startswith("player 3 (greedy)")
+
+
+def test_client_sets_the_jits_decay_under_pypy_only(monkeypatch: Any) -> None:
+    """`--jit-decay` reaches PyPy's JIT as its `decay` parameter; elsewhere nothing is set."""
+    calls: List[str] = []
+    fake = types.ModuleType("pypyjit")
+    setattr(fake, "set_param", calls.append)
+    monkeypatch.setitem(sys.modules, "pypyjit", fake)
+    assert tune_jit(120) is True
+    assert calls == ["decay=120"]
+    monkeypatch.setitem(sys.modules, "pypyjit", None)  # an import of it now fails
+    assert tune_jit(100) is False
+    assert calls == ["decay=120"]
+    args = build_parser().parse_args(["client"])
+    assert args.jit_decay == JIT_DECAY
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["client", "--jit-decay", "1001"])
 
 
 # Leaves: their number does not matter, only the containers that hold them.
