@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from .errors import ReversiError
 from .match import load_map
 from .referee import Referee
+from .rules import ranking
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 SOAK_MAP = PACKAGE_ROOT / "maps" / "labyrinth50x50.map"
@@ -165,6 +166,8 @@ def run_soak(map_path: Path, executable: str, time_limit: int, every: int,
             "our_stderr": errors.decode("utf-8", "replace").strip()[-400:],
             "disqualified": sorted(final.disqualified),
             "reasons": {str(p): r for p, r in sorted(referee.game.reasons.items())},
+            "phase": final.phase,
+            "stones": {str(s.player): s.score for s in ranking(final)},
             "checkpoints": checkpoints}
 
 
@@ -212,6 +215,9 @@ def format_soak(report: Result) -> str:
     if report["our_stderr"]:
         status += ", stderr: %s" % report["our_stderr"]
     lines.append("game over after %d moves; our client: %s" % (report["moves"], status))
+    if report.get("stones"):
+        lines.append("stones at the end (phase %s): %s" % (report.get("phase", "?"), ", ".join(
+            "player %s %d" % (player, count) for player, count in report["stones"].items())))
     # An opponent's disqualification can end the game early; say so, or the table looks
     # like a whole game.
     for player in report["disqualified"]:
