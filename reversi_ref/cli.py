@@ -84,6 +84,17 @@ def positive_float(text: str) -> float:
     return value
 
 
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a number of at least 0, got %r" % text)
+    return value
+
+
 PORT = int_range(0, 65535)
 
 

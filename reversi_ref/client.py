@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
-from .cli import UsageError, int_range, positive_float
+from .cli import UsageError, int_range, non_negative_float, positive_float
 from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
 from .mapfile import decode_map_bytes, read_map
 from .players import Player
@@ -54,11 +54,12 @@ SAFETY_MARGIN_MS = 300
 # `Client.history` keeps the last HISTORY_LIMIT messages at least and never more than twice
 # that many (issue 19: the client's memory must not grow with the length of the game).
 HISTORY_LIMIT = 256
-# PyPy's JIT compiles a bridge for every guard that fails often enough, and a long game keeps
-# finding new ones: with PyPy's default decay of the guards' failure counts (40 per 1000) the
-# client's memory grows until the last move.  Counts that fade faster keep it level; 200
-# costs speed, 100 did not measurably (docs/soak.md).
-JIT_DECAY = 100
+# PyPy's JIT keeps all the machine code it compiles, and a long game keeps compiling more (a
+# bridge for every guard that fails often enough, for positions the game has long left
+# behind), so the client's memory grew until the last move.  When that code passes this many
+# MB after one of our moves, all of it is released and compiled afresh for the positions at
+# hand, which costs no measurable speed (docs/soak.md).
+JIT_CODE_LIMIT_MB = 4.0
 
 
 class ConnectionLost(ReversiError):
@@ -120,6 +121,10 @@ class Client:
         self.history: List[Message] = []
         # Log this process's memory after every `memory_every`-th of our moves (0: never).
         self.memory_every = 0
+        # Release PyPy's compiled code when it passes this many MB (see JIT_CODE_LIMIT_MB);
+        # how often that happened.
+        self.jit_limit_mb = 0.0
+        self.jit_releases = 0
         # Our last answer and the time it took, and the observers (`--watch`), called after
         # each message is handled; an observer must return at once.
         self.last_answer: Optional[Move] = None
@@ -350,6 +355,12 @@ class Client:
                     round(used), bank, pondered))
         if self.memory_every and self.moves_played % self.memory_every == 0:
             self.log(format_memory(self.moves_played, memory_figures(), len(self.history)))
+        code_mb = jit_code_mb()
+        if release_jit_code(self.jit_limit_mb, code_mb):
+            self.jit_releases += 1
+            if self.memory_every:
+                self.log("memory: released the JIT's compiled code (%.1f MB), %d times so far"
+                         % (code_mb or 0.0, self.jit_releases))
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
         """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""
@@ -437,20 +448,29 @@ def format_memory(own_moves: int, figures: Dict[str, float], history: int) -> st
     return "memory: own move %d, %s, history %d" % (own_moves, ", ".join(parts), history)
 
 
-def tune_jit(decay: int) -> bool:
-    """Set the `decay` of PyPy's JIT (0-1000, see JIT_DECAY); False when not under PyPy."""
+def jit_code_mb() -> Optional[float]:
+    """The size of PyPy's compiled machine code in MB; None when not under PyPy."""
+    get_stats = getattr(gc, "get_stats", None)  # PyPy only
+    raw = getattr(get_stats(), "_s", None) if get_stats is not None else None
+    return None if raw is None else raw.jit_backend_used / (1024.0 * 1024.0)
+
+
+def release_jit_code(limit_mb: float, code_mb: Optional[float]) -> bool:
+    """Let PyPy free all its compiled code when `code_mb` exceeds `limit_mb` (0: never);
+    whether it was released.  The code is recompiled as the search needs it again."""
+    if not limit_mb or code_mb is None or code_mb <= limit_mb:
+        return False
     try:
         pypyjit = importlib.import_module("pypyjit")
     except ImportError:
         return False
-    pypyjit.set_param("decay=%d" % decay)
+    pypyjit.releaseall()  # freed at the next collection, except code running now
     return True
 
 
 def run_client(args: argparse.Namespace) -> int:
     """`reversi-ref client`: play one game; 0 at its end, 1 on a lost connection or bad data."""
     out: TextIO = sys.stdout
-    tune_jit(args.jit_decay)
     host, port = args.server
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     if args.weights is None:
@@ -466,6 +486,7 @@ def run_client(args: argparse.Namespace) -> int:
                              "argument --weights: %s" % text) from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
     client.memory_every = args.memory_every
+    client.jit_limit_mb = args.jit_limit
     return finish_client(client, host, port, out, watch_address=args.watch)
 
 
@@ -544,10 +565,11 @@ def register(subparsers: Any) -> None:
                         help="log this process's memory (RSS; under PyPy also the GC heap "
                              "and the JIT's code) after every MOVES of our moves (default 0: "
                              "never; `bench soak` uses it)")
-    parser.add_argument("--jit-decay", type=int_range(0, 1000), default=JIT_DECAY, metavar="N",
-                        help="under PyPy, how fast the JIT forgets guards that failed, per "
-                             "1000 (default %d; PyPy's own is 40, which lets a long game's "
-                             "memory grow; ignored elsewhere)" % JIT_DECAY)
+    parser.add_argument("--jit-limit", type=non_negative_float, default=JIT_CODE_LIMIT_MB,
+                        metavar="MB",
+                        help="under PyPy, release the JIT's compiled code when it passes this "
+                             "size after one of our moves, so that a long game's memory stays "
+                             "level (default %g; 0: never)" % JIT_CODE_LIMIT_MB)
     parser.add_argument("--watch", metavar="[HOST:]PORT", type=watch_address,
                         help="show the game as this client sees it, with its search's depth, "
                              "nodes, principal variation and evaluation, live in the browser "

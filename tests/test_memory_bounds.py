@@ -27,8 +27,8 @@ import pytest
 from helpers import map_text
 from reversi_ref import soak
 from reversi_ref.cli import build_parser
-from reversi_ref.client import (HISTORY_LIMIT, JIT_DECAY, Client, finish_client, format_memory,
-                                tune_jit)
+from reversi_ref.client import (HISTORY_LIMIT, JIT_CODE_LIMIT_MB, Client, finish_client,
+                                format_memory, jit_code_mb, release_jit_code)
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, MoveAnnouncement,
@@ -139,21 +139,27 @@ def test_soak_summary_names_every_disqualified_player() -> None:
     assert lines[-1].startswith("player 3 (greedy)")
 
 
-def test_client_sets_the_jits_decay_under_pypy_only(monkeypatch: Any) -> None:
-    """`--jit-decay` reaches PyPy's JIT as its `decay` parameter; elsewhere nothing is set."""
+def test_client_releases_the_jits_code_past_its_limit_only(monkeypatch: Any) -> None:
+    """`--jit-limit` releases PyPy's compiled code once it is larger than the limit; never
+    with the limit 0, without a reading (CPython) or without PyPy's `pypyjit`."""
     calls: List[str] = []
     fake = types.ModuleType("pypyjit")
-    setattr(fake, "set_param", calls.append)
+    setattr(fake, "releaseall", lambda: calls.append("released"))
     monkeypatch.setitem(sys.modules, "pypyjit", fake)
-    assert tune_jit(120) is True
-    assert calls == ["decay=120"]
+    assert release_jit_code(4.0, 4.0) is False
+    assert release_jit_code(4.0, None) is False
+    assert release_jit_code(0.0, 50.0) is False
+    assert calls == []
+    assert release_jit_code(4.0, 4.5) is True
+    assert calls == ["released"]
     monkeypatch.setitem(sys.modules, "pypyjit", None)  # an import of it now fails
-    assert tune_jit(100) is False
-    assert calls == ["decay=120"]
-    args = build_parser().parse_args(["client"])
-    assert args.jit_decay == JIT_DECAY
+    assert release_jit_code(4.0, 9.0) is False
+    assert calls == ["released"]
+    assert (jit_code_mb() is None) == (sys.implementation.name != "pypy")
+    assert build_parser().parse_args(["client"]).jit_limit == JIT_CODE_LIMIT_MB
+    assert build_parser().parse_args(["client", "--jit-limit", "0"]).jit_limit == 0.0
     with pytest.raises(SystemExit):
-        build_parser().parse_args(["client", "--jit-decay", "1001"])
+        build_parser().parse_args(["client", "--jit-limit", "-1"])
 
 
 # Leaves: their number does not matter, only the containers that hold them.
