@@ -15,6 +15,9 @@ While another player is to move in the building phase, the client lets its playe
 connection is polled without blocking, so the message is read within milliseconds.
 `--no-ponder` turns this off (for example when several clients share few processor cores).
 
+Under PyPy, the JIT's compiled code is released whenever it has grown past `--jit-limit` MB
+after one of our moves, so that the memory of a long game stays level (JIT_CODE_LIMIT_MB).
+
 When the client's own state disagrees with the server (an announced move our rules call
 illegal, a request when we think someone else moves), it logs a warning and follows the server.
 A dropped connection or a malformed message ends the run with a one-line error and exit code 1.
@@ -354,7 +357,10 @@ class Client:
                  % (self.game_moves + 1, move.x, move.y, special, info.depth, info.nodes,
                     round(used), bank, pondered))
         if self.memory_every and self.moves_played % self.memory_every == 0:
-            self.log(format_memory(self.moves_played, memory_figures(), len(self.history)))
+            figures = memory_figures()
+            if "jit" in figures:
+                figures["jit_releases"] = float(self.jit_releases)
+            self.log(format_memory(self.moves_played, figures, len(self.history)))
         code_mb = jit_code_mb()
         if release_jit_code(self.jit_limit_mb, code_mb):
             self.jit_releases += 1
@@ -444,7 +450,8 @@ def memory_figures() -> Dict[str, float]:
 def format_memory(own_moves: int, figures: Dict[str, float], history: int) -> str:
     """The client's memory log line (read back by `reversi_ref.soak`)."""
     parts = ["%s %.1f" % (name, figures[name]) for name in
-             ("rss", "peak_rss", "heap", "heap_peak", "jit", "gc_seconds") if name in figures]
+             ("rss", "peak_rss", "heap", "heap_peak", "jit", "gc_seconds", "jit_releases")
+             if name in figures]
     return "memory: own move %d, %s, history %d" % (own_moves, ", ".join(parts), history)
 
 

@@ -178,15 +178,15 @@ def checkpoint(referee: Referee, moves: int, start: float, rss: int, peak: int,
     row: Dict[str, Any] = {"moves": moves, "our_moves": ours,
                            "seconds": round(time.monotonic() - start, 1),
                            "rss_mb": round(rss / 1024.0, 1), "peak_mb": round(peak / 1024.0, 1)}
-    for name in ("heap", "heap_peak", "jit", "gc_seconds", "history"):
+    for name in ("heap", "heap_peak", "jit", "gc_seconds", "jit_releases", "history"):
         if name in own:
             row[name] = own[name]
     return row
 
 
-HEADER = "%8s %10s %9s %10s %10s %8s %10s %7s %8s" % (
+HEADER = "%8s %10s %9s %10s %10s %8s %10s %7s %8s %9s" % (
     "moves", "our moves", "seconds", "RSS MB", "peak MB", "heap MB", "heap peak", "JIT MB",
-    "GC s")
+    "GC s", "releases")
 
 
 def format_row(row: Dict[str, Any]) -> str:
@@ -194,7 +194,8 @@ def format_row(row: Dict[str, Any]) -> str:
     extra = ["%8s" % ("%.1f" % row["heap"] if "heap" in row else "-"),
              "%10s" % ("%.1f" % row["heap_peak"] if "heap_peak" in row else "-"),
              "%7s" % ("%.1f" % row["jit"] if "jit" in row else "-"),
-             "%8s" % ("%.1f" % row["gc_seconds"] if "gc_seconds" in row else "-")]
+             "%8s" % ("%.1f" % row["gc_seconds"] if "gc_seconds" in row else "-"),
+             "%9s" % ("%d" % row["jit_releases"] if "jit_releases" in row else "-")]
     return "%8d %10d %9.1f %10.1f %10.1f %s" % (row["moves"], row["our_moves"], row["seconds"],
                                                row["rss_mb"], row["peak_mb"], " ".join(extra))
 

@@ -139,6 +139,19 @@ def test_soak_summary_names_every_disqualified_player() -> None:
     assert lines[-1].startswith("player 3 (greedy)")
 
 
+def test_soak_table_shows_the_jits_releases() -> None:
+    """The client's count of JIT code releases travels from its memory line to the table."""
+    line = format_memory(7, {"rss": 50.0, "peak_rss": 51.0, "jit": 3.5, "jit_releases": 2.0},
+                         12)
+    assert line.endswith("jit 3.5, jit_releases 2.0, history 12")
+    row = {"moves": 50, "our_moves": 7, "seconds": 9.5, "rss_mb": 50.0, "peak_mb": 51.0,
+           "jit": 3.5, "jit_releases": 2.0}
+    assert soak.format_row(row).split()[-2:] == ["-", "2"]
+    assert len(soak.format_row(row)) == len(soak.HEADER)
+    del row["jit_releases"]
+    assert soak.format_row(row).split()[-1] == "-"
+
+
 def test_client_releases_the_jits_code_past_its_limit_only(monkeypatch: Any) -> None:
     """`--jit-limit` releases PyPy's compiled code once it is larger than the limit; never
     with the limit 0, without a reading (CPython) or without PyPy's `pypyjit`."""
