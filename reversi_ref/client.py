@@ -463,15 +463,19 @@ def jit_code_mb() -> Optional[float]:
 
 
 def release_jit_code(limit_mb: float, code_mb: Optional[float]) -> bool:
-    """Let PyPy free all its compiled code when `code_mb` exceeds `limit_mb` (0: never);
-    whether it was released.  The code is recompiled as the search needs it again."""
+    """Let PyPy free all its compiled code when `code_mb` exceeds `limit_mb` (0: never), at
+    once; whether it was released.  The code is recompiled as the search needs it again."""
     if not limit_mb or code_mb is None or code_mb <= limit_mb:
         return False
     try:
         pypyjit = importlib.import_module("pypyjit")
     except ImportError:
         return False
-    pypyjit.releaseall()  # freed at the next collection, except code running now
+    pypyjit.releaseall()
+    # The code is freed at the next major collection, except what is running then: left to
+    # itself that collection comes mid-search (pondering) and keeps everything.  Here only the
+    # client's own loop is running.
+    gc.collect()
     return True
 
 

@@ -29,6 +29,7 @@ from reversi_ref import soak
 from reversi_ref.cli import build_parser
 from reversi_ref.client import (HISTORY_LIMIT, JIT_CODE_LIMIT_MB, Client, finish_client,
                                 format_memory, jit_code_mb, release_jit_code)
+from reversi_ref.match import load_map
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.protocol import (EndOfGame, EndOfPhase1, MapText, Message, MoveAnnouncement,
@@ -138,6 +139,18 @@ def test_soak_summary_names_every_disqualified_player() -> None:
     assert lines[-2].endswith("our client was DISQUALIFIED (an illegal move)")
     assert lines[-1].startswith("player 3 (greedy)")
 
+
+
+@pytest.mark.skipif(sys.implementation.name != "pypy", reason="PyPy's JIT only")
+def test_release_frees_the_jits_code_under_pypy() -> None:
+    """After a search, releasing the JIT's code frees most of it at once."""
+    _, state = load_map(MAPS / "octagon8p.map")
+    SearchPlayer().choose(state, 0, 4)
+    before = jit_code_mb()
+    assert before is not None and before > 0.05
+    assert release_jit_code(0.01, before)
+    after = jit_code_mb()
+    assert after is not None and after < before / 2, (before, after)
 
 def test_soak_table_shows_the_jits_releases() -> None:
     """The client's count of JIT code releases travels from its memory line to the table."""
