@@ -63,6 +63,10 @@ HISTORY_LIMIT = 256
 # MB after one of our moves, all of it is released and compiled afresh for the positions at
 # hand, which costs no measurable speed (docs/soak.md).
 JIT_CODE_LIMIT_MB = 4.0
+# Passing the limit again within this many of our moves after a release doubles the limit
+# instead: the code the search needs on this map is larger than the limit, and releasing it
+# at every move would compile it again at every move.
+JIT_RELEASE_MIN_MOVES = 10
 
 
 class ConnectionLost(ReversiError):
@@ -125,9 +129,10 @@ class Client:
         # Log this process's memory after every `memory_every`-th of our moves (0: never).
         self.memory_every = 0
         # Release PyPy's compiled code when it passes this many MB (see JIT_CODE_LIMIT_MB);
-        # how often that happened.
+        # how often that happened, and at which of our moves the last time.
         self.jit_limit_mb = 0.0
         self.jit_releases = 0
+        self.jit_released_at = 0
         # Our last answer and the time it took, and the observers (`--watch`), called after
         # each message is handled; an observer must return at once.
         self.last_answer: Optional[Move] = None
@@ -361,12 +366,28 @@ class Client:
             if "jit" in figures:
                 figures["jit_releases"] = float(self.jit_releases)
             self.log(format_memory(self.moves_played, figures, len(self.history)))
+        self.release_jit()
+
+    def release_jit(self) -> None:
+        """Under PyPy, release the JIT's compiled code once it has passed `jit_limit_mb`
+        (JIT_CODE_LIMIT_MB); double the limit when it passes it again too soon."""
         code_mb = jit_code_mb()
+        if not self.jit_limit_mb or code_mb is None or code_mb <= self.jit_limit_mb:
+            return
+        if (self.jit_releases
+                and self.moves_played - self.jit_released_at < JIT_RELEASE_MIN_MOVES):
+            self.jit_limit_mb *= 2
+            if self.memory_every:
+                self.log("memory: the JIT's code limit raised to %g MB" % self.jit_limit_mb)
+            return
+        start = time.monotonic()
         if release_jit_code(self.jit_limit_mb, code_mb):
             self.jit_releases += 1
+            self.jit_released_at = self.moves_played
             if self.memory_every:
-                self.log("memory: released the JIT's compiled code (%.1f MB), %d times so far"
-                         % (code_mb or 0.0, self.jit_releases))
+                self.log("memory: released the JIT's compiled code (%.1f MB) in %d ms, %d "
+                         "times so far" % (code_mb, round((time.monotonic() - start) * 1000.0),
+                                           self.jit_releases))
 
     def choose(self, state: GameState, budget: int, depth: int) -> Move:
         """Our player's move; if it fails, the first legal move (or (0, 0)) with a warning."""

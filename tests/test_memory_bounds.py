@@ -25,10 +25,11 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 import pytest
 
 from helpers import map_text
+from reversi_ref import client as client_module
 from reversi_ref import soak
 from reversi_ref.cli import build_parser
-from reversi_ref.client import (HISTORY_LIMIT, JIT_CODE_LIMIT_MB, Client, finish_client,
-                                format_memory, jit_code_mb, release_jit_code)
+from reversi_ref.client import (HISTORY_LIMIT, JIT_CODE_LIMIT_MB, JIT_RELEASE_MIN_MOVES, Client,
+                                finish_client, format_memory, jit_code_mb, release_jit_code)
 from reversi_ref.match import load_map
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
@@ -140,6 +141,34 @@ def test_soak_summary_names_every_disqualified_player() -> None:
     assert lines[-1].startswith("player 3 (greedy)")
 
 
+
+
+def test_client_raises_its_jit_limit_when_releases_come_too_often(monkeypatch: Any) -> None:
+    """A release within JIT_RELEASE_MIN_MOVES of our moves after the last one doubles the
+    limit instead, so a map whose search needs more code is not compiled at every move."""
+    released: List[str] = []
+    fake = types.ModuleType("pypyjit")
+    setattr(fake, "releaseall", lambda: released.append("released"))
+    monkeypatch.setitem(sys.modules, "pypyjit", fake)
+    code = [0.0]
+    monkeypatch.setattr(client_module, "jit_code_mb", lambda: code[0])
+    out = io.StringIO()
+    client = Client(FirstMove(), out=out)
+    client.memory_every = 1
+    client.jit_limit_mb = 4.0
+    steps = [(10, 3.0, 0, 4.0), (30, 5.0, 1, 4.0),
+             (30 + JIT_RELEASE_MIN_MOVES - 1, 4.5, 1, 8.0), (45, 7.0, 1, 8.0),
+             (60, 9.0, 2, 8.0)]
+    for moves, size, releases, limit in steps:
+        client.moves_played, code[0] = moves, size
+        client.release_jit()
+        assert (len(released), client.jit_releases, client.jit_limit_mb) == (
+            releases, releases, limit), (moves, size)
+    assert "the JIT's code limit raised to 8 MB" in out.getvalue()
+    client.jit_limit_mb = 0.0
+    client.moves_played, code[0] = 200, 100.0
+    client.release_jit()
+    assert client.jit_releases == 2
 
 @pytest.mark.skipif(sys.implementation.name != "pypy", reason="PyPy's JIT only")
 def test_release_frees_the_jits_code_under_pypy() -> None:
