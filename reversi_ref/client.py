@@ -61,7 +61,7 @@ HISTORY_LIMIT = 256
 # bridge for every guard that fails often enough, for positions the game has long left
 # behind), so the client's memory grew until the last move.  When that code passes this many
 # MB after one of our moves, all of it is released and compiled afresh for the positions at
-# hand, which costs no measurable speed (docs/soak.md).
+# hand, at a cost of a few percent of the nodes of the searches just after (docs/soak.md).
 JIT_CODE_LIMIT_MB = 4.0
 # Passing the limit again within this many of our moves after a release doubles the limit
 # instead: the code the search needs on this map is larger than the limit, and releasing it
@@ -381,7 +381,7 @@ class Client:
                 self.log("memory: the JIT's code limit raised to %g MB" % self.jit_limit_mb)
             return
         start = time.monotonic()
-        if release_jit_code(self.jit_limit_mb, code_mb):
+        if release_jit_code():
             self.jit_releases += 1
             self.jit_released_at = self.moves_played
             if self.memory_every:
@@ -443,6 +443,13 @@ class Client:
         return state
 
 
+def pypy_gc_stats() -> Any:
+    """PyPy's raw GC statistics (`gc.get_stats()._s`: sizes in bytes, times in ms); None
+    elsewhere."""
+    get_stats = getattr(gc, "get_stats", None)  # PyPy only
+    return getattr(get_stats(), "_s", None) if get_stats is not None else None
+
+
 def memory_figures() -> Dict[str, float]:
     """This process's memory in MB: `rss` and `peak_rss` (from /proc, 0 elsewhere); under
     PyPy also the GC heap in use (`heap`), its peak so far (`heap_peak`) and the JIT's
@@ -457,8 +464,7 @@ def memory_figures() -> Dict[str, float]:
                     figures["peak_rss"] = int(line.split()[1]) / 1024.0
     except (OSError, ValueError, IndexError):
         pass
-    get_stats = getattr(gc, "get_stats", None)  # PyPy only
-    raw = getattr(get_stats(), "_s", None) if get_stats is not None else None
+    raw = pypy_gc_stats()
     if raw is not None:
         mb = 1024.0 * 1024.0
         figures["heap"] = raw.total_gc_memory / mb
@@ -478,16 +484,13 @@ def format_memory(own_moves: int, figures: Dict[str, float], history: int) -> st
 
 def jit_code_mb() -> Optional[float]:
     """The size of PyPy's compiled machine code in MB; None when not under PyPy."""
-    get_stats = getattr(gc, "get_stats", None)  # PyPy only
-    raw = getattr(get_stats(), "_s", None) if get_stats is not None else None
+    raw = pypy_gc_stats()
     return None if raw is None else raw.jit_backend_used / (1024.0 * 1024.0)
 
 
-def release_jit_code(limit_mb: float, code_mb: Optional[float]) -> bool:
-    """Let PyPy free all its compiled code when `code_mb` exceeds `limit_mb` (0: never), at
-    once; whether it was released.  The code is recompiled as the search needs it again."""
-    if not limit_mb or code_mb is None or code_mb <= limit_mb:
-        return False
+def release_jit_code() -> bool:
+    """Let PyPy free all its compiled code, at once; False when not under PyPy.  The code is
+    compiled again as the search needs it."""
     try:
         pypyjit = importlib.import_module("pypyjit")
     except ImportError:

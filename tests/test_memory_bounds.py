@@ -177,7 +177,7 @@ def test_release_frees_the_jits_code_under_pypy() -> None:
     SearchPlayer().choose(state, 0, 4)
     before = jit_code_mb()
     assert before is not None and before > 0.05
-    assert release_jit_code(0.01, before)
+    assert release_jit_code()
     after = jit_code_mb()
     assert after is not None and after < before / 2, (before, after)
 
@@ -194,21 +194,17 @@ def test_soak_table_shows_the_jits_releases() -> None:
     assert soak.format_row(row).split()[-1] == "-"
 
 
-def test_client_releases_the_jits_code_past_its_limit_only(monkeypatch: Any) -> None:
-    """`--jit-limit` releases PyPy's compiled code once it is larger than the limit; never
-    with the limit 0, without a reading (CPython) or without PyPy's `pypyjit`."""
+def test_jit_release_and_its_option(monkeypatch: Any) -> None:
+    """`release_jit_code` calls PyPy's `releaseall`, and does nothing where there is no
+    `pypyjit`; `--jit-limit` takes a size in MB, 0 to turn the releases off."""
     calls: List[str] = []
     fake = types.ModuleType("pypyjit")
     setattr(fake, "releaseall", lambda: calls.append("released"))
     monkeypatch.setitem(sys.modules, "pypyjit", fake)
-    assert release_jit_code(4.0, 4.0) is False
-    assert release_jit_code(4.0, None) is False
-    assert release_jit_code(0.0, 50.0) is False
-    assert calls == []
-    assert release_jit_code(4.0, 4.5) is True
+    assert release_jit_code() is True
     assert calls == ["released"]
     monkeypatch.setitem(sys.modules, "pypyjit", None)  # an import of it now fails
-    assert release_jit_code(4.0, 9.0) is False
+    assert release_jit_code() is False
     assert calls == ["released"]
     assert (jit_code_mb() is None) == (sys.implementation.name != "pypy")
     assert build_parser().parse_args(["client"]).jit_limit == JIT_CODE_LIMIT_MB
