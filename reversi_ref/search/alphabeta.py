@@ -98,6 +98,8 @@ class Searcher:
         self.stopped = False
         self.nodes = 0
         self.root = engine.to_move
+        # Whether the root keeps its override stones in this search (`EvalConfig.keep_overrides`).
+        self.keep_overrides = False
         self.partial: Optional[Tuple[int, int]] = None
         cells = engine.cells
         self.killers: List[int] = [NO_MOVE] * (2 * MAX_PLY + 2)
@@ -135,6 +137,8 @@ class Searcher:
         self.stopped = False
         self.partial = None
         self.table.new_search()
+        keep = self.config.keep_overrides
+        self.keep_overrides = keep > 0 and self.evaluator.progress() < keep
         for i in range(len(self.killers)):
             self.killers[i] = NO_MOVE
         history = self.history
@@ -177,6 +181,12 @@ class Searcher:
         keyed.sort(reverse=True)
         return [k & PACKED_MASK for k in keyed]
 
+    def plain_first(self, packed: List[int]) -> List[int]:
+        """`packed` without its override moves, unless it has nothing else."""
+        board = self.engine.board
+        plain = [pm for pm in packed if not 1 <= board[(pm & MOVE_MASK) >> 5] <= EXPANSION]
+        return plain if plain else packed
+
     def reward(self, pm: int, depth: int, ply: int) -> None:
         """A move caused a cut-off: make it a killer and raise its history."""
         if self.config.use_killers and self.killers[2 * ply] != pm:
@@ -195,7 +205,10 @@ class Searcher:
         """The root's legal moves, packed, in static order."""
         e = self.engine
         root = self.root
-        return self.order([(root << PLAYER_SHIFT) | m for m in e.legal_moves()], NO_MOVE, 0)
+        packed = [(root << PLAYER_SHIFT) | m for m in e.legal_moves()]
+        if self.keep_overrides and e.overrides[root]:
+            packed = self.plain_first(packed)
+        return self.order(packed, NO_MOVE, 0)
 
     def iterate(self, max_depth: int) -> Iterator[Tuple[int, int, int, int]]:
         """Search depth 1, 2, ..., max_depth; yield (depth, best engine move, value, nodes)
@@ -326,6 +339,8 @@ class Searcher:
         p = e.to_move
         maximizing = p == self.root
         packed = [(p << PLAYER_SHIFT) | m for m in e.legal_moves()]
+        if maximizing and self.keep_overrides and e.overrides[p]:
+            packed = self.plain_first(packed)
         moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
         alpha0 = alpha
         beta0 = beta
@@ -474,6 +489,8 @@ class Searcher:
             set_mover(e, root)
             for m in e.legal_moves():
                 packed.append((root << PLAYER_SHIFT) | m)
+            if self.keep_overrides and e.overrides[root]:
+                packed = self.plain_first(packed)
         else:
             disqualified = e.disqualified
             for o in range(1, e.players + 1):

@@ -41,6 +41,11 @@ class EvalConfig:
     # game one is worth about 15 stones, not 6 (self-play at depth 3: +54 Elo, docs/strength.md).
     override: Ramp = (350, 1500)
     bomb_per_cell: int = 40
+    # Override stones kept for the end: while the board is less full than this (progress,
+    # 1024 = full) the root player places no override stone as long as it has a plain move
+    # (0 = off, 1024 = never before the board is full).  Stones won in the middle of the game
+    # change hands again; an override stone kept is a last move nobody can answer.
+    keep_overrides: int = 0
     # Added per bomb in hand in the building phase, on top of its blast: bombs decide the
     # bombing phase, so one in hand is worth more as phase 1 ends (0, 0 = off).
     bomb_late: Ramp = (0, 0)

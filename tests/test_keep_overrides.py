@@ -1,0 +1,137 @@
+"""`EvalConfig.keep_overrides`: the root player keeps its override stones while it has a plain
+move and the board is less full than the threshold.  Checked on one-row positions whose moves
+are worked out by the readable rules, and against a plain minimax that leaves out the root's
+override moves in the same way."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from helpers import build
+from reversi_ref import legal_moves, play
+from reversi_ref.bundled import load_map_argument
+from reversi_ref.engine import BOMB, BUILD, Engine
+from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.endgame import leaf_value
+from reversi_ref.search.evaluate import Evaluator
+from reversi_ref.searchbench import bench_positions
+from reversi_ref.state import GameState, Move
+
+REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
+
+# Player 1 to move: the overrides on cell 0 and cell 1 (player 2's) capture cells 1-2 and cell
+# 2 up to its stone on cell 3; the plain move on cell 4 captures cell 5 up to its stone on 6.
+ROW = "2 2 2 1 0 2 1 0 0 0 0 0"
+# Overrides free of charge, so that a search that may place one does (it captures more).
+FREE = replace(DEFAULT_CONFIG, override=(0, 0), use_tt=False)
+KEEP = replace(FREE, keep_overrides=1024)
+
+
+def _best(state: GameState, config: EvalConfig, depth: int = 1) -> Tuple[int, int]:
+    """The (x, y) the paranoid search picks for the player to move at `depth`."""
+    engine = Engine(state)
+    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+    searcher = Searcher(engine, evaluator, config)
+    searcher.reset(engine.to_move)
+    *_, (_, best, _, _) = searcher.iterate(depth)
+    move = engine.decode_move(best)
+    return move.x, move.y
+
+
+def test_row_is_what_the_tests_say() -> None:
+    """By the rules: player 1's moves on ROW are the overrides on cells 0 (three stones more)
+    and 1, and the plain move on cell 4 (two more)."""
+    state = build(ROW, overrides_per_player=(1, 1))
+    assert sorted((m.x, m.y) for m in legal_moves(state)) == [(0, 0), (1, 0), (4, 0)]
+    assert play(state, Move(0, 0)).rows()[0].split()[:4] == ["1", "1", "1", "1"]
+    assert play(state, Move(4, 0)).rows()[0].split()[3:7] == ["1", "1", "1", "1"]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_the_override_stone_is_kept_while_a_plain_move_exists(depth: int) -> None:
+    """With overrides free the search places one; with keep_overrides it plays the plain
+    move instead."""
+    state = build(ROW, overrides_per_player=(1, 1))
+    assert _best(state, FREE, depth) == (0, 0)
+    assert _best(state, KEEP, depth) == (4, 0)
+
+
+def test_below_the_board_fill_threshold_only() -> None:
+    """ROW's board is half full (6 of 12 cells, progress 512 of 1024): a threshold up to
+    512 changes nothing, one above keeps the stone."""
+    state = build(ROW, overrides_per_player=(1, 1))
+    assert _best(state, replace(FREE, keep_overrides=512)) == (0, 0)
+    assert _best(state, replace(FREE, keep_overrides=513)) == (4, 0)
+
+
+def test_an_override_is_still_placed_when_nothing_else_is_legal() -> None:
+    """A full row: only override moves are legal, and the search plays one."""
+    state = build("2 2 1 2 1 2", overrides_per_player=(1, 1))
+    moves = legal_moves(state)
+    assert moves and all(state.rows()[0].split()[m.x] != "0" for m in moves)
+    assert _best(state, KEEP) in {(m.x, m.y) for m in moves}
+
+
+def _is_override(engine: Engine, move: int) -> bool:
+    return 1 <= engine.board[move >> 5] <= 9
+
+
+def keeping_minimax(searcher: Searcher, depth: int) -> int:
+    """Plain paranoid minimax in which the root leaves out its override moves whenever it
+    has another; no pruning."""
+    e = searcher.engine
+    if e.phase != BUILD or depth <= 0:
+        if e.phase == BOMB and searcher.config.exact_endgame:
+            return leaf_value(searcher.evaluator, searcher.root)
+        return searcher.evaluator.evaluate(searcher.root)
+    maximizing = e.to_move == searcher.root
+    moves = e.legal_moves()
+    if maximizing:
+        plain = [m for m in moves if not _is_override(e, m)]
+        moves = plain or moves
+    values: List[int] = []
+    for m in moves:
+        e.make(m)
+        values.append(keeping_minimax(searcher, depth - 1))
+        e.unmake()
+    return max(values) if maximizing else min(values)
+
+
+CASES: List[Tuple[str, int, int]] = [
+    ("default", 4, 3), ("default", 12, 3), ("carnival4p", 8, 2),
+    (str(REAL_MAPS / "fightclub__2013_comp_5_2p.map"), 30, 3),
+]
+
+
+@pytest.mark.parametrize("name,ply,depth", CASES)
+def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> None:
+    """Alpha-beta with keep_overrides finds the keeping minimax's value, and its move is
+    plain whenever the root has a plain move."""
+    if name.startswith("/") and not Path(name).is_file():
+        pytest.skip("real maps not present")
+    _, game_map = load_map_argument(name)
+    positions = [state for at, state in bench_positions(game_map, (ply,)) if at == ply]
+    if not positions:
+        pytest.skip("the game left phase 1 before ply %d" % ply)
+    config = replace(DEFAULT_CONFIG, keep_overrides=1024, use_tt=False, swap_quiescence=False)
+    engine = Engine(positions[0])
+    root = engine.to_move
+    assert engine.overrides[root] > 0  # the case tests something
+    moves = engine.legal_moves()
+    assert any(_is_override(engine, m) for m in moves)
+    evaluator = Evaluator(engine, MapAnalysis(engine.map), config)
+    searcher = Searcher(engine, evaluator, config)
+    searcher.reset(root)
+    *_, (reached, best, value, _) = searcher.iterate(depth)
+    assert reached == depth
+    check = Searcher(engine, Evaluator(engine, MapAnalysis(engine.map), config), config)
+    check.reset(root)
+    assert value == keeping_minimax(check, depth)
+    if any(not _is_override(engine, m) for m in moves):
+        assert not _is_override(engine, best & MOVE_MASK)
