@@ -740,7 +740,8 @@ def run_series(games: Sequence[Game], settings: Settings, out_path: str, resume:
     processes = Processes()
     records = dict(done)
     counter = [len(games) - len(todo)]
-    torn = resume and os.path.getsize(out_path) > 0 and not ends_with_newline(out_path)
+    torn = (resume and os.path.isfile(out_path) and os.path.getsize(out_path) > 0
+            and not ends_with_newline(out_path))
     with open(out_path, "a" if resume else "w", encoding="utf-8") as out:
         if torn:
             out.write("\n")  # after a line cut short, so that the next record is whole

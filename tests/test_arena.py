@@ -158,6 +158,13 @@ def test_two_player_seats_alternate_and_resume_plays_only_the_missing_game(
     assert out.read_text(encoding="utf-8") == before
 
 
+def test_resume_with_no_file_yet_starts_the_series(tmp_path: Path) -> None:
+    """--resume before any game was written (a command kept in a script) plays them all."""
+    out = tmp_path / "new.jsonl"
+    assert arena(out, "--maps", "tiny3x3", "--resume") == 0
+    assert [g["key"] for g in records(out)] == ["1/rnd/tiny3x3/1", "1/rnd/tiny3x3/2"]
+
+
 def test_three_player_map_puts_ours_in_every_seat(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     assert arena(out, "--maps", "sparks3p") == 0
