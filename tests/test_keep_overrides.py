@@ -1,5 +1,6 @@
-"""`EvalConfig.keep_overrides`: the root player keeps its override stones while it has a plain
-move and the board is less full than the threshold.  Checked on one-row positions whose moves
+"""`EvalConfig.keep_overrides`: the root player places no override stone on a stone while it
+has another move and the board is less full than the threshold (expansion tiles may still be
+taken).  Checked on one-row positions whose moves
 are worked out by the readable rules, and against a plain minimax that leaves out the root's
 override moves in the same way."""
 
@@ -29,7 +30,7 @@ REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
 # 2 up to its stone on cell 3; the plain move on cell 4 captures cell 5 up to its stone on 6.
 ROW = "2 2 2 1 0 2 1 0 0 0 0 0"
 # Overrides free of charge, so that a search that may place one does (it captures more).
-FREE = replace(DEFAULT_CONFIG, override=(0, 0), use_tt=False)
+FREE = replace(DEFAULT_CONFIG, override=(0, 0), use_tt=False, keep_overrides=0)
 KEEP = replace(FREE, keep_overrides=1024)
 
 
@@ -70,6 +71,22 @@ def test_below_the_board_fill_threshold_only() -> None:
     assert _best(state, replace(FREE, keep_overrides=513)) == (4, 0)
 
 
+# Player 1 to move: the override on cell 0 takes player 2's stone and captures cell 1; the
+# override on the expansion tile at cell 5 captures nothing (allowed on a tile); the empty
+# cell 3 captures nothing, so there is no plain move.
+EXPANSION_ROW = "2 2 1 0 2 x"
+
+
+def test_an_expansion_tile_may_still_be_taken() -> None:
+    """By the rules the moves on EXPANSION_ROW are the two overrides; keeping, the search
+    takes the tile rather than the stone, and without keeping it takes the stone (three
+    stones more against one)."""
+    state = build(EXPANSION_ROW, overrides_per_player=(1, 1))
+    assert sorted((m.x, m.y) for m in legal_moves(state)) == [(0, 0), (5, 0)]
+    assert _best(state, KEEP) == (5, 0)
+    assert _best(state, FREE) == (0, 0)
+
+
 def test_an_override_is_still_placed_when_nothing_else_is_legal() -> None:
     """A full row: only override moves are legal, and the search plays one."""
     state = build("2 2 1 2 1 2", overrides_per_player=(1, 1))
@@ -78,12 +95,13 @@ def test_an_override_is_still_placed_when_nothing_else_is_legal() -> None:
     assert _best(state, KEEP) in {(m.x, m.y) for m in moves}
 
 
-def _is_override(engine: Engine, move: int) -> bool:
-    return 1 <= engine.board[move >> 5] <= 9
+def _takes_a_stone(engine: Engine, move: int) -> bool:
+    """Whether the engine move places an override stone on a player's stone (codes 1-8)."""
+    return 1 <= engine.board[move >> 5] <= 8
 
 
 def keeping_minimax(searcher: Searcher, depth: int) -> int:
-    """Plain paranoid minimax in which the root leaves out its override moves whenever it
+    """Plain paranoid minimax in which the root leaves out its moves onto stones whenever it
     has another; no pruning."""
     e = searcher.engine
     if e.phase != BUILD or depth <= 0:
@@ -93,8 +111,8 @@ def keeping_minimax(searcher: Searcher, depth: int) -> int:
     maximizing = e.to_move == searcher.root
     moves = e.legal_moves()
     if maximizing:
-        plain = [m for m in moves if not _is_override(e, m)]
-        moves = plain or moves
+        kept = [m for m in moves if not _takes_a_stone(e, m)]
+        moves = kept or moves
     values: List[int] = []
     for m in moves:
         e.make(m)
@@ -111,8 +129,8 @@ CASES: List[Tuple[str, int, int]] = [
 
 @pytest.mark.parametrize("name,ply,depth", CASES)
 def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> None:
-    """Alpha-beta with keep_overrides finds the keeping minimax's value, and its move is
-    plain whenever the root has a plain move."""
+    """Alpha-beta with keep_overrides finds the keeping minimax's value, and its move takes
+    no stone whenever the root has another move."""
     if name.startswith("/") and not Path(name).is_file():
         pytest.skip("real maps not present")
     _, game_map = load_map_argument(name)
@@ -124,7 +142,7 @@ def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> N
     root = engine.to_move
     assert engine.overrides[root] > 0  # the case tests something
     moves = engine.legal_moves()
-    assert any(_is_override(engine, m) for m in moves)
+    assert any(_takes_a_stone(engine, m) for m in moves)
     evaluator = Evaluator(engine, MapAnalysis(engine.map), config)
     searcher = Searcher(engine, evaluator, config)
     searcher.reset(root)
@@ -133,5 +151,5 @@ def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> N
     check = Searcher(engine, Evaluator(engine, MapAnalysis(engine.map), config), config)
     check.reset(root)
     assert value == keeping_minimax(check, depth)
-    if any(not _is_override(engine, m) for m in moves):
-        assert not _is_override(engine, best & MOVE_MASK)
+    if any(not _takes_a_stone(engine, m) for m in moves):
+        assert not _takes_a_stone(engine, best & MOVE_MASK)

@@ -182,10 +182,13 @@ class Searcher:
         return [k & PACKED_MASK for k in keyed]
 
     def plain_first(self, packed: List[int]) -> List[int]:
-        """`packed` without its override moves, unless it has nothing else."""
+        """`packed` without its moves onto stones (override stones taking a stone back),
+        unless it has nothing else.  An override stone on an expansion tile stays: it claims a
+        cell no plain move can take (on small maps strewn with them, such as `map4`, taking
+        them early decides the game)."""
         board = self.engine.board
-        plain = [pm for pm in packed if not 1 <= board[(pm & MOVE_MASK) >> 5] <= EXPANSION]
-        return plain if plain else packed
+        kept = [pm for pm in packed if not 1 <= board[(pm & MOVE_MASK) >> 5] < EXPANSION]
+        return kept if kept else packed
 
     def reward(self, pm: int, depth: int, ply: int) -> None:
         """A move caused a cut-off: make it a killer and raise its history."""

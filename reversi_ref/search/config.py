@@ -42,9 +42,10 @@ class EvalConfig:
     override: Ramp = (350, 1500)
     bomb_per_cell: int = 40
     # Override stones kept for the end: while the board is less full than this (progress,
-    # 1024 = full) the root player places no override stone as long as it has a plain move
-    # (0 = off, 1024 = never before the board is full).  Stones won in the middle of the game
-    # change hands again; an override stone kept is a last move nobody can answer.
+    # 1024 = full) the root player places no override stone on a stone as long as it has
+    # another move (0 = off, 1024 = not before the board is full; expansion tiles may still
+    # be taken).  Stones won in the middle of the game change hands again; an override stone
+    # kept is a last move nobody can answer.
     keep_overrides: int = 0
     # Added per bomb in hand in the building phase, on top of its blast: bombs decide the
     # bombing phase, so one in hand is worth more as phase 1 ends (0, 0 = off).
