@@ -16,7 +16,7 @@ from helpers import build
 from reversi_ref import legal_moves, play
 from reversi_ref.bundled import load_map_argument
 from reversi_ref.engine import BOMB, BUILD, Engine
-from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
+from reversi_ref.search.alphabeta import MOVE_MASK, Searcher, overrides_are_scarce
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import leaf_value
@@ -153,3 +153,32 @@ def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> N
     assert value == keeping_minimax(check, depth)
     if any(not _takes_a_stone(engine, m) for m in moves):
         assert not _takes_a_stone(engine, best & MOVE_MASK)
+
+
+@pytest.mark.parametrize("overrides,scarce", [(0, True), (1, True), (2, False)])
+def test_overrides_are_scarce_at_one_per_two_own_moves(overrides: int, scarce: bool) -> None:
+    """Four free cells for two players are two own moves each: one override stone each is
+    at the limit (50 per 100 moves), two are over it."""
+    state = build("0 0 0 0 1 2", overrides=overrides)
+    assert state.map.overrides == overrides
+    assert overrides_are_scarce(Engine(state)) is scarce
+
+
+def test_keeping_is_off_where_overrides_are_plentiful() -> None:
+    """On ROW with the map's count of override stones at 2 each (6 free cells, 3 own moves)
+    the rule does not apply and the search takes the stone."""
+    state = build(ROW, overrides=2, overrides_per_player=(1, 1))
+    assert _best(state, KEEP) == (0, 0)
+
+
+@pytest.mark.parametrize("name,scarce", [("fightclub__map4", False),
+                                         ("initialMaps__heartExercise3", True),
+                                         ("fightclub__2013_comp_5_2p", True)])
+def test_real_maps(name: str, scarce: bool) -> None:
+    """map4: 10 override stones each for 28 free cells (14 own moves); heartExercise3: 6 for
+    26 (13); 2013_comp_5_2p: 4 for 296 (148), counted from the map files."""
+    path = REAL_MAPS / (name + ".map")
+    if not path.is_file():
+        pytest.skip("real maps not present")
+    _, game_map = load_map_argument(str(path))
+    assert overrides_are_scarce(Engine(game_map)) is scarce

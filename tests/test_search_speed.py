@@ -27,7 +27,9 @@ from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.searchbench import bench_positions
 
 REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
-NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False)
+# Keeping override stones (`keep_overrides`) prunes the root's moves; test_keep_overrides.py
+# checks it against a minimax of its own.
+NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False, keep_overrides=0)
 
 
 def quiescence(searcher: Searcher, plies: int) -> int:

@@ -44,7 +44,7 @@ from ..engine.tables import CHOICE, EXPANSION, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .endgame import leaf_value
-from .evaluate import INFINITY, Evaluator
+from .evaluate import INFINITY, Evaluator, is_free_code
 from .position import set_mover
 from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
 from .timing import Clock
@@ -76,8 +76,23 @@ _STATIC_NEAR_CORNER = -20000
 _STATIC_OVERRIDE = -60000
 _HISTORY_CAP = 1 << 22
 
+# `EvalConfig.keep_overrides` applies only on maps that start with at most this many override
+# stones per 100 own moves (the free cells shared among the players).  Where they are
+# plentiful they are ordinary moves: on `map4` (10 each, 14 own moves) keeping them lost a
+# game that spending them won; on `heartExercise3` (6 each, 13 own moves) keeping them won.
+KEEP_OVERRIDES_MAX_PER_100_MOVES = 50
+
 # Mixed into the key of a BRS min layer (which has no single player to move).
 _MIN_LAYER_KEY = 0x2545F4914F6CDD1D
+
+
+def overrides_are_scarce(engine: Engine) -> bool:
+    """Whether the engine's map starts with few override stones for the moves to be played
+    (`KEEP_OVERRIDES_MAX_PER_100_MOVES`)."""
+    game_map = engine.map
+    free = sum(1 for code in encode_board(game_map.cells) if is_free_code(code))
+    own_moves = max(1, free // max(1, game_map.players))
+    return game_map.overrides * 100 <= KEEP_OVERRIDES_MAX_PER_100_MOVES * own_moves
 
 
 class Searcher:
@@ -100,6 +115,7 @@ class Searcher:
         self.root = engine.to_move
         # Whether the root keeps its override stones in this search (`EvalConfig.keep_overrides`).
         self.keep_overrides = False
+        self.overrides_scarce = overrides_are_scarce(engine)
         self.partial: Optional[Tuple[int, int]] = None
         cells = engine.cells
         self.killers: List[int] = [NO_MOVE] * (2 * MAX_PLY + 2)
@@ -138,7 +154,8 @@ class Searcher:
         self.partial = None
         self.table.new_search()
         keep = self.config.keep_overrides
-        self.keep_overrides = keep > 0 and self.evaluator.progress() < keep
+        self.keep_overrides = (keep > 0 and self.overrides_scarce
+                               and self.evaluator.progress() < keep)
         for i in range(len(self.killers)):
             self.killers[i] = NO_MOVE
         history = self.history

@@ -44,9 +44,11 @@ class EvalConfig:
     # Override stones kept for the end: while the board is less full than this (progress,
     # 1024 = full) the root player places no override stone on a stone as long as it has
     # another move (0 = off, 1024 = not before the board is full; expansion tiles may still
-    # be taken).  Stones won in the middle of the game change hands again; an override stone
-    # kept is a last move nobody can answer.
-    keep_overrides: int = 0
+    # be taken), on maps where override stones are scarce (`alphabeta.overrides_are_scarce`).
+    # Stones won in the middle of the game change hands again; an override stone kept is a
+    # last move nobody can answer: the 2024 champion plays so, and keeping them turned both
+    # our losses to it on `2013_comp_5_2p` into wins (docs/strength.md).
+    keep_overrides: int = 1024
     # Added per bomb in hand in the building phase, on top of its blast: bombs decide the
     # bombing phase, so one in hand is worth more as phase 1 ends (0, 0 = off).
     bomb_late: Ramp = (0, 0)
