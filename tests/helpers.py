@@ -10,9 +10,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import threading
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
+import pytest
+
 from reversi_ref import parse_map
+from reversi_ref.bundled import load_map_argument
+from reversi_ref.searchbench import bench_positions
 from reversi_ref.state import GameState, Move
 
 T = TypeVar("T")
@@ -176,3 +181,15 @@ class RefereeThread:
         assert self.code == [0], self.out.getvalue()
         trace: Dict[str, Any] = self.referee.game.trace
         return trace
+
+
+def bench_position(name: str, ply: int) -> GameState:
+    """The position after `ply` plies of the bench's game on the map `name` (a bundled name or
+    a path); skips the test when the path is missing or the game left phase 1 before."""
+    if name.startswith("/") and not Path(name).is_file():
+        pytest.skip("real maps not present")
+    _, game_map = load_map_argument(name)
+    positions = [state for at, state in bench_positions(game_map, (ply,)) if at == ply]
+    if not positions:
+        pytest.skip("the game left phase 1 before ply %d" % ply)
+    return positions[0]

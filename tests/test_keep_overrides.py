@@ -12,7 +12,7 @@ from typing import List, Tuple
 
 import pytest
 
-from helpers import build
+from helpers import bench_position, build
 from reversi_ref import legal_moves, play
 from reversi_ref.bundled import load_map_argument
 from reversi_ref.engine import BOMB, BUILD, Engine
@@ -21,7 +21,6 @@ from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import leaf_value
 from reversi_ref.search.evaluate import Evaluator
-from reversi_ref.searchbench import bench_positions
 from reversi_ref.state import GameState, Move
 
 REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
@@ -131,14 +130,8 @@ CASES: List[Tuple[str, int, int]] = [
 def test_search_equals_the_keeping_minimax(name: str, ply: int, depth: int) -> None:
     """Alpha-beta with keep_overrides finds the keeping minimax's value, and its move takes
     no stone whenever the root has another move."""
-    if name.startswith("/") and not Path(name).is_file():
-        pytest.skip("real maps not present")
-    _, game_map = load_map_argument(name)
-    positions = [state for at, state in bench_positions(game_map, (ply,)) if at == ply]
-    if not positions:
-        pytest.skip("the game left phase 1 before ply %d" % ply)
     config = replace(DEFAULT_CONFIG, keep_overrides=1024, use_tt=False, swap_quiescence=False)
-    engine = Engine(positions[0])
+    engine = Engine(bench_position(name, ply))
     root = engine.to_move
     assert engine.overrides[root] > 0  # the case tests something
     moves = engine.legal_moves()

@@ -16,7 +16,7 @@ from typing import List, Tuple
 
 import pytest
 
-from reversi_ref.bundled import load_map_argument
+from helpers import bench_position
 from reversi_ref.cli import main
 from reversi_ref.engine import BOMB, BUILD, Engine
 from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
@@ -24,7 +24,6 @@ from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import leaf_value
 from reversi_ref.search.evaluate import Evaluator
-from reversi_ref.searchbench import bench_positions
 
 REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
 # Keeping override stones (`keep_overrides`) prunes the root's moves; test_keep_overrides.py
@@ -91,13 +90,7 @@ CASES: List[Tuple[str, int, int]] = [
 @pytest.mark.parametrize("name,ply,depth", CASES)
 def test_alphabeta_equals_minimax(name: str, ply: int, depth: int) -> None:
     """Alpha-beta's root value and best move's value are the minimax value at that depth."""
-    if name.startswith("/") and not Path(name).is_file():
-        pytest.skip("real maps not present")
-    _, game_map = load_map_argument(name)
-    positions = [state for at, state in bench_positions(game_map, (ply,)) if at == ply]
-    if not positions:
-        pytest.skip("the game left phase 1 before ply %d" % ply)
-    engine = Engine(positions[0])
+    engine = Engine(bench_position(name, ply))
     searcher = searcher_for(engine, NO_TABLE)
     results = list(searcher.iterate(depth))
     assert results and results[-1][0] == depth
