@@ -198,7 +198,7 @@ class Searcher:
         keyed.sort(reverse=True)
         return [k & PACKED_MASK for k in keyed]
 
-    def plain_first(self, packed: List[int]) -> List[int]:
+    def without_stone_overrides(self, packed: List[int]) -> List[int]:
         """`packed` without its moves onto stones (override stones taking a stone back),
         unless it has nothing else.  An override stone on an expansion tile stays: it claims a
         cell no plain move can take (on small maps strewn with them, such as `map4`, taking
@@ -227,7 +227,7 @@ class Searcher:
         root = self.root
         packed = [(root << PLAYER_SHIFT) | m for m in e.legal_moves()]
         if self.keep_overrides and e.overrides[root]:
-            packed = self.plain_first(packed)
+            packed = self.without_stone_overrides(packed)
         return self.order(packed, NO_MOVE, 0)
 
     def iterate(self, max_depth: int) -> Iterator[Tuple[int, int, int, int]]:
@@ -360,7 +360,7 @@ class Searcher:
         maximizing = p == self.root
         packed = [(p << PLAYER_SHIFT) | m for m in e.legal_moves()]
         if maximizing and self.keep_overrides and e.overrides[p]:
-            packed = self.plain_first(packed)
+            packed = self.without_stone_overrides(packed)
         moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
         alpha0 = alpha
         beta0 = beta
@@ -510,7 +510,7 @@ class Searcher:
             for m in e.legal_moves():
                 packed.append((root << PLAYER_SHIFT) | m)
             if self.keep_overrides and e.overrides[root]:
-                packed = self.plain_first(packed)
+                packed = self.without_stone_overrides(packed)
         else:
             disqualified = e.disqualified
             for o in range(1, e.players + 1):
