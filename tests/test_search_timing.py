@@ -17,10 +17,11 @@ from reversi_ref.players import Player
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
+from reversi_ref.engine import Engine
 from reversi_ref.search.alphabeta import BRS, PARANOID
 from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
-                                       MAX_BANK_SHARE, RESERVE_MS, next_iteration_fits,
-                                       plan_budget, predicted_nodes)
+                                       MAX_BANK_SHARE, RESERVE_MS, expected_own_moves,
+                                       next_iteration_fits, plan_budget, predicted_nodes)
 
 SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
 
@@ -134,6 +135,25 @@ def test_simulated_bank_never_runs_dry() -> None:
             assert budget.hard_ms <= bank - RESERVE_MS or budget.hard_ms == 0.0
             bank -= budget.hard_ms
             assert bank >= min(RESERVE_MS, increment) - 1e-9
+
+
+FULL = "\n".join(" ".join("12"[(x + y) % 2] for x in range(6)) for y in range(6))
+
+
+@pytest.mark.parametrize("overrides", [3, 6])
+def test_override_stones_in_hand_count_as_moves_to_come(overrides: int) -> None:
+    """RULES.md 4, 8: on a full board each override stone in hand is one more request, so the
+    estimate of the moves to come covers them (it used to count one move and spend half the
+    bank on each of them).  Counted by playing the position out with greedy players."""
+    state = build(FULL, overrides=overrides)
+    estimate = expected_own_moves(Engine(state), 1)
+    greedy = GreedyPlayer()
+    asked = 0
+    while state.phase == "build":
+        asked += state.to_move == 1
+        state = play(state, greedy.choose(state, 0, state.to_move))
+    assert asked == overrides
+    assert asked <= estimate <= asked + 2
 
 
 def _play_against_greedy(player: Player, clock: FakeClock, seconds: int) -> List[float]:
