@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Run the test suite under this Python and under PyPy, installing pytest where it is missing.
 
-    python3 tests/run.py [--interpreter PATH]... [pytest arguments]...
+    python3 tests/run.py [--interpreter PATH]... [--serial] [pytest arguments]...
 
-By default the suite runs under the interpreter running this script and then under `pypy3` when
-it is on PATH.  An interpreter that cannot import pytest and hypothesis gets them installed:
-first into a venv in `.venv-test/<implementation>-<version>`, else with `pip install --target`
-into `.venv-test/<implementation>-<version>-site`; when neither works the script says what to
-install.  Every other argument goes to pytest unchanged (`-m slow`, `-k walking`, `-x`, ...).
+By default the suite runs under the interpreter running this script and under `pypy3` when it
+is on PATH.  With a core for each, the interpreters run at the same time: the first one's
+output shows as it comes, each other one's when it has finished (`--serial` runs them one after
+the other, all output live).  An interpreter that cannot import pytest and hypothesis gets them
+installed: first into a venv in `.venv-test/<implementation>-<version>`, else with `pip
+install --target` into `.venv-test/<implementation>-<version>-site`; when neither works the
+script says what to install.  Every other argument goes to pytest unchanged (`-m slow`, `-k
+walking`, `-x`, ...).
 With REVERSI_REF_CLUSTER=1 in the environment (.ci/run sets it) and no arguments, the cluster
 tests (`-m cluster`: a Dask scheduler and workers on 127.0.0.1) run afterwards too, in a
 CPython venv `.venv-test/cluster-<implementation>-<version>` with `distributed` installed.
@@ -26,8 +29,9 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 VENVS = ROOT / ".venv-test"
@@ -69,6 +73,26 @@ class Outcome(NamedTuple):
     interpreter: str
     ok: bool
     summary: str
+
+
+class Suite(NamedTuple):
+    """One interpreter ready to run pytest, and where its pytest comes from."""
+
+    interpreter: Interpreter
+    python: str
+    extra_path: Optional[Path]
+    origin: str
+
+    def arguments(self, pytest_args: List[str]) -> List[str]:
+        """pytest's arguments, with a cache of its own (runs side by side share no files)."""
+        if any("cache_dir=" in arg for arg in pytest_args):
+            return pytest_args
+        return ["-o", "cache_dir=.pytest_cache/" + self.interpreter.slug] + pytest_args
+
+    def header(self) -> str:
+        """The line that introduces this run's output."""
+        return "\n==== tests/run.py: %s, pytest from %s ====" % (self.interpreter.label,
+                                                                 self.origin)
 
 
 class SetupError(Exception):
@@ -208,14 +232,23 @@ def summary_line(output: str) -> str:
     return "(no pytest summary line)"
 
 
+def echo(chunk: bytes) -> None:
+    """Show a piece of pytest's output at once."""
+    sys.stdout.buffer.write(chunk)
+    sys.stdout.buffer.flush()
+
+
 def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str],
-               extra_env: Optional[Dict[str, str]] = None) -> Tuple[int, str]:
-    """Run pytest, echoing its output as it comes; return (exit code, summary line)."""
+               extra_env: Optional[Dict[str, str]] = None,
+               output: Callable[[bytes], None] = echo) -> Tuple[int, str]:
+    """Run pytest, passing its output to `output` as it comes; return (exit code, summary)."""
     command = [python, "-m", "pytest"] + pytest_args
     env = environment(extra_path)
     env.update(extra_env or {})
     process = subprocess.Popen(command, cwd=str(ROOT), env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with _RUNNING_LOCK:
+        _RUNNING.append(process)
     if process.stdout is None:  # cannot happen with stdout=PIPE; narrows the type
         raise RuntimeError("no pipe from pytest")
     pipe = process.stdout.fileno()
@@ -225,16 +258,29 @@ def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str],
             chunk = os.read(pipe, 65536)  # whatever is there, so progress shows live
             if not chunk:
                 break
-            sys.stdout.buffer.write(chunk)
-            sys.stdout.buffer.flush()
+            output(chunk)
             tail = (tail + chunk)[-65536:]
         process.stdout.close()
         code = process.wait()
     except KeyboardInterrupt:
-        process.terminate()
-        process.wait()
+        stop_all_pytest()
         raise
     return code, summary_line(tail.decode("utf-8", errors="replace"))
+
+
+# Every pytest started, so that an interrupt stops the ones running beside the first as well.
+_RUNNING: List["subprocess.Popen[bytes]"] = []
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_all_pytest() -> None:
+    """Terminate every pytest this script started that is still running."""
+    with _RUNNING_LOCK:
+        for process in _RUNNING:
+            if process.poll() is None:
+                process.terminate()
+        for process in _RUNNING:
+            process.wait()
 
 
 def is_selection(arg: str) -> bool:
@@ -252,6 +298,55 @@ def judge(code: int, selected: bool) -> Tuple[bool, str]:
             return True, "ok (no tests selected)"
         return False, "FAILED (no tests collected)"
     return False, "FAILED (pytest exit code %d)" % code
+
+
+def run_in_turn(suites: List[Suite], pytest_args: List[str]) -> List[Tuple[Suite, int, str]]:
+    """Each suite after the other, its output live: (suite, exit code, summary) for each."""
+    results: List[Tuple[Suite, int, str]] = []
+    for suite in suites:
+        print(suite.header(), flush=True)
+        results.append((suite,) + run_pytest(suite.python, suite.extra_path,
+                                             suite.arguments(pytest_args)))
+    return results
+
+
+def run_side_by_side(suites: List[Suite],
+                     pytest_args: List[str]) -> List[Tuple[Suite, int, str]]:
+    """All suites at once (the tests are single-threaded; a core each halves the wall time).
+
+    The first suite's output shows as it comes; each other's is kept and shown, whole, when the
+    first has finished and it has too, so no two runs' lines are interleaved."""
+    kept: List[List[bytes]] = [[] for _ in suites]
+    finished: List[Optional[Tuple[int, str]]] = [None for _ in suites]
+
+    def run_kept(index: int) -> None:
+        suite = suites[index]
+        try:
+            finished[index] = run_pytest(suite.python, suite.extra_path,
+                                         suite.arguments(pytest_args), output=kept[index].append)
+        except Exception as error:  # reported as that suite's failure, not lost in a thread
+            kept[index].append(("tests/run.py: %s\n" % error).encode())
+            finished[index] = (1, "(pytest could not be run: %s)" % error)
+
+    threads = [threading.Thread(target=run_kept, args=(index,), daemon=True)
+               for index in range(1, len(suites))]
+    for thread in threads:
+        thread.start()
+    print(suites[0].header(), flush=True)
+    print("(%s running beside it; %s shown when %s finished)" % (
+        ", ".join(suite.interpreter.implementation for suite in suites[1:]),
+        "its output is" if len(suites) == 2 else "their output is",
+        "it has" if len(suites) == 2 else "each has"), flush=True)
+    first = run_pytest(suites[0].python, suites[0].extra_path, suites[0].arguments(pytest_args))
+    results = [(suites[0],) + first]
+    for index, thread in enumerate(threads, start=1):
+        while thread.is_alive():
+            thread.join(0.5)  # a timeout keeps Ctrl-C working while waiting
+        print(suites[index].header(), flush=True)
+        echo(b"".join(kept[index]))
+        code, summary = finished[index] or (1, "(no result)")
+        results.append((suites[index], code, summary))
+    return results
 
 
 # --- the cluster tests ---------------------------------------------------------------------------
@@ -313,39 +408,44 @@ def default_interpreters() -> Tuple[List[str], List[str]]:
     return paths, notes
 
 
-def parse_arguments(argv: List[str]) -> Tuple[List[str], List[str]]:
-    """(interpreter paths or [], the arguments for pytest)."""
+def parse_arguments(argv: List[str]) -> Tuple[List[str], bool, List[str]]:
+    """(interpreter paths or [], whether to run them one at a time, the arguments for pytest)."""
     parser = argparse.ArgumentParser(
         prog="tests/run.py", allow_abbrev=False,
         description="Run the tests under this Python and pypy3; other arguments go to pytest.")
     parser.add_argument("--interpreter", action="append", default=[], metavar="PATH",
                         help="run under this interpreter only (repeatable)")
+    parser.add_argument("--serial", action="store_true",
+                        help="run the interpreters one after the other, not side by side")
     ours, pytest_args = parser.parse_known_args(argv)
     interpreters: List[str] = ours.interpreter
-    return interpreters, pytest_args
+    return interpreters, bool(ours.serial), pytest_args
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the suite under each interpreter; 0 when every run passed."""
-    chosen, pytest_args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    chosen, serial, pytest_args = parse_arguments(sys.argv[1:] if argv is None else argv)
     paths, notes = (chosen, []) if chosen else default_interpreters()
     if sys.stdout.isatty() and not any(arg.startswith("--color") for arg in pytest_args):
         pytest_args = ["--color=yes"] + pytest_args
     selected = any(is_selection(arg) for arg in pytest_args)
     outcomes: List[Outcome] = []
+    suites: List[Suite] = []
     for path in paths:
         try:
             interpreter = describe(path)
-            python, extra_path, origin = provision(interpreter)
+            suites.append(Suite(interpreter, *provision(interpreter)))
         except SetupError as error:
             print("tests/run.py: %s" % error, flush=True)
             outcomes.append(Outcome(path, False, "NOT RUN (setup failed, see above)"))
-            continue
-        print("\n==== tests/run.py: %s, pytest from %s ====" % (interpreter.label, origin),
-              flush=True)
-        code, summary = run_pytest(python, extra_path, pytest_args)
+    # Side by side only with a core for each: the timed tests (clients against a clock) should
+    # not share a core.
+    side_by_side = not serial and 1 < len(suites) <= (os.cpu_count() or 1)
+    results = run_side_by_side(suites, pytest_args) if side_by_side else run_in_turn(
+        suites, pytest_args)
+    for suite, code, summary in results:
         ok, verdict = judge(code, selected)
-        outcomes.append(Outcome(interpreter.label, ok, "%s: %s" % (verdict, summary)))
+        outcomes.append(Outcome(suite.interpreter.label, ok, "%s: %s" % (verdict, summary)))
     if os.environ.get(CLUSTER_SWITCH) == "1" and not chosen and not selected:
         outcomes.append(run_cluster_tests())
     print("\n==== tests/run.py summary ====")

@@ -1,0 +1,68 @@
+"""tests/run.py, the README's test command: interpreters side by side, and one after the other."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+RUN = Path(__file__).resolve().parent / "run.py"
+
+# A test that notes when it ran; two runs of it overlap in time only if they ran side by side.
+TIMED_TEST = '''
+import os, time
+from pathlib import Path
+
+def test_takes_a_while():
+    start = time.time()
+    time.sleep(1.5)
+    Path(os.environ["RUN_TIMES"], str(os.getpid())).write_text("%r %r" % (start, time.time()))
+'''
+
+
+def run_twice(tmp_path: Path, *options: str) -> Tuple[str, List[Tuple[float, float]]]:
+    """Run tests/run.py with this interpreter given twice; (its output, each run's interval)."""
+    (tmp_path / "test_timed.py").write_text(TIMED_TEST)
+    times = tmp_path / "times"
+    times.mkdir()
+    env = dict(os.environ, RUN_TIMES=str(times))
+    done = subprocess.run(
+        [sys.executable, str(RUN), "--interpreter", sys.executable, "--interpreter",
+         sys.executable] + list(options) + [str(tmp_path / "test_timed.py")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+        timeout=120)
+    assert done.returncode == 0, done.stdout
+    intervals = []
+    for path in times.iterdir():
+        start, end = path.read_text().split()
+        intervals.append((float(start), float(end)))
+    assert len(intervals) == 2, done.stdout
+    return done.stdout, sorted(intervals)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="side by side needs a core for each run")
+def test_two_interpreters_run_at_the_same_time_and_their_output_is_not_mixed(
+        tmp_path: Path) -> None:
+    output, ((first_start, first_end), (second_start, second_end)) = run_twice(tmp_path)
+    assert second_start < first_end, "the runs did not overlap: %s" % output
+    lines = output.splitlines()
+    headers = [i for i, line in enumerate(lines) if line.startswith("==== tests/run.py: ")]
+    closing = lines.index("==== tests/run.py summary ====")
+    summaries = [i for i, line in enumerate(lines[:closing]) if "1 passed" in line]
+    # Each run's header, then its own summary line, before the next header: no interleaving.
+    assert len(headers) == 2 and len(summaries) == 2, output
+    assert headers[0] < summaries[0] < headers[1] < summaries[1] < closing, output
+    assert "running beside it" in output
+    assert "all 2 interpreter runs passed" in output
+
+
+def test_serial_runs_one_interpreter_after_the_other(tmp_path: Path) -> None:
+    output, ((first_start, first_end), (second_start, second_end)) = run_twice(
+        tmp_path, "--serial")
+    assert first_end <= second_start, "the runs overlapped: %s" % output
+    assert "running beside it" not in output
+    assert "all 2 interpreter runs passed" in output
