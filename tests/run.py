@@ -89,6 +89,12 @@ class Suite(NamedTuple):
             return pytest_args
         return ["-o", "cache_dir=.pytest_cache/" + self.interpreter.slug] + pytest_args
 
+    def run(self, pytest_args: List[str],
+            output: Optional[Callable[[bytes], None]] = None) -> Tuple[int, str]:
+        """Run pytest under this interpreter: (exit code, summary line); output as `run_pytest`."""
+        return run_pytest(self.python, self.extra_path, self.arguments(pytest_args),
+                          output=output or echo)
+
     def header(self) -> str:
         """The line that introduces this run's output."""
         return "\n==== tests/run.py: %s, pytest from %s ====" % (self.interpreter.label,
@@ -232,6 +238,21 @@ def summary_line(output: str) -> str:
     return "(no pytest summary line)"
 
 
+# Every pytest started, so that an interrupt stops the ones running beside the first as well.
+_RUNNING: List["subprocess.Popen[bytes]"] = []
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_all_pytest() -> None:
+    """Terminate every pytest this script started that is still running."""
+    with _RUNNING_LOCK:
+        for process in _RUNNING:
+            if process.poll() is None:
+                process.terminate()
+        for process in _RUNNING:
+            process.wait()
+
+
 def echo(chunk: bytes) -> None:
     """Show a piece of pytest's output at once."""
     sys.stdout.buffer.write(chunk)
@@ -268,21 +289,6 @@ def run_pytest(python: str, extra_path: Optional[Path], pytest_args: List[str],
     return code, summary_line(tail.decode("utf-8", errors="replace"))
 
 
-# Every pytest started, so that an interrupt stops the ones running beside the first as well.
-_RUNNING: List["subprocess.Popen[bytes]"] = []
-_RUNNING_LOCK = threading.Lock()
-
-
-def stop_all_pytest() -> None:
-    """Terminate every pytest this script started that is still running."""
-    with _RUNNING_LOCK:
-        for process in _RUNNING:
-            if process.poll() is None:
-                process.terminate()
-        for process in _RUNNING:
-            process.wait()
-
-
 def is_selection(arg: str) -> bool:
     """Whether a pytest argument narrows which tests run (a path, node id, -m, -k, ...)."""
     return not arg.startswith("-") or arg.startswith(
@@ -305,8 +311,7 @@ def run_in_turn(suites: List[Suite], pytest_args: List[str]) -> List[Tuple[Suite
     results: List[Tuple[Suite, int, str]] = []
     for suite in suites:
         print(suite.header(), flush=True)
-        results.append((suite,) + run_pytest(suite.python, suite.extra_path,
-                                             suite.arguments(pytest_args)))
+        results.append((suite,) + suite.run(pytest_args))
     return results
 
 
@@ -320,10 +325,8 @@ def run_side_by_side(suites: List[Suite],
     finished: List[Optional[Tuple[int, str]]] = [None for _ in suites]
 
     def run_kept(index: int) -> None:
-        suite = suites[index]
         try:
-            finished[index] = run_pytest(suite.python, suite.extra_path,
-                                         suite.arguments(pytest_args), output=kept[index].append)
+            finished[index] = suites[index].run(pytest_args, output=kept[index].append)
         except Exception as error:  # reported as that suite's failure, not lost in a thread
             kept[index].append(("tests/run.py: %s\n" % error).encode())
             finished[index] = (1, "(pytest could not be run: %s)" % error)
@@ -337,8 +340,7 @@ def run_side_by_side(suites: List[Suite],
         ", ".join(suite.interpreter.implementation for suite in suites[1:]),
         "its output is" if len(suites) == 2 else "their output is",
         "it has" if len(suites) == 2 else "each has"), flush=True)
-    first = run_pytest(suites[0].python, suites[0].extra_path, suites[0].arguments(pytest_args))
-    results = [(suites[0],) + first]
+    results = [(suites[0],) + suites[0].run(pytest_args)]
     for index, thread in enumerate(threads, start=1):
         while thread.is_alive():
             thread.join(0.5)  # a timeout keeps Ctrl-C working while waiting

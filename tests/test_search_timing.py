@@ -12,12 +12,12 @@ from typing import List
 import pytest
 
 from helpers import bombing, build
-from reversi_ref import legal_moves, play
+from reversi_ref import BUILD, legal_moves, play
+from reversi_ref.engine import Engine
 from reversi_ref.players import Player
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.engine import Engine
 from reversi_ref.search.alphabeta import BRS, PARANOID
 from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
                                        MAX_BANK_SHARE, RESERVE_MS, expected_own_moves,
@@ -149,7 +149,7 @@ def test_override_stones_in_hand_count_as_moves_to_come(overrides: int) -> None:
     estimate = expected_own_moves(Engine(state), 1)
     greedy = GreedyPlayer()
     asked = 0
-    while state.phase == "build":
+    while state.phase == BUILD:
         asked += state.to_move == 1
         state = play(state, greedy.choose(state, 0, 1))
     assert asked == overrides
