@@ -21,6 +21,7 @@ not play).  docs/strength.md shows the commands of the passes against the offici
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import glob
 import json
 import os
@@ -209,6 +210,18 @@ def schedule(maps: Sequence[MapEntry], ours: str, opponents: Sequence[str], roun
                     key = "%d/%s/%s/%d" % (round_number, opponent, entry.name, seat)
                     games.append(Game(key, round_number, opponent, entry, seats, seat))
     return games
+
+
+def select_games(games: Sequence[Game], patterns: Sequence[str]) -> List[Game]:
+    """The games whose key matches one of the shell-style `patterns` (`--list` shows the
+    keys); UsageError naming a pattern that matches none, since a typo would otherwise play
+    nothing and look like a finished series."""
+    for pattern in patterns:
+        if not any(fnmatch.fnmatchcase(game.key, pattern) for game in games):
+            raise UsageError("argument --only: %r matches no game (--list shows their keys, "
+                             "e.g. %s)" % (pattern, games[0].key if games else "none"))
+    return [game for game in games
+            if any(fnmatch.fnmatchcase(game.key, pattern) for pattern in patterns)]
 
 
 # --------------------------------------------------------------------------- processes
@@ -961,6 +974,8 @@ def run_arena(args: argparse.Namespace) -> int:
         check_program(players[name], "--player %s" % name)
     maps = load_maps(expand_maps(args.maps, args.map_dir))
     games = schedule(maps, args.ours, opponents, args.passes)
+    if args.only:
+        games = select_games(games, args.only)
     if args.list:
         for game in games:
             print("%s\t%s" % (game.key, ",".join(game.seats)))
@@ -1029,6 +1044,10 @@ def register(subparsers: Any) -> None:
                              "(default 60)")
     parser.add_argument("--keep-dirs", action="store_true",
                         help="keep each game's temporary server directory")
+    parser.add_argument("--only", nargs="+", metavar="PATTERN",
+                        help="play only the games whose key (round/opponent/map/our seat, as "
+                             "--list prints it) matches one of these shell-style patterns, "
+                             "e.g. '*/comp2023_01_8p/3'")
     parser.add_argument("--list", action="store_true",
                         help="print the games (key, players by seat) without playing them")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",

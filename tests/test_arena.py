@@ -410,3 +410,23 @@ def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_only_plays_the_games_whose_key_matches(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena(tmp_path / "o.jsonl", "--maps", "tiny3x3", "sparks3p", "--passes", "2",
+                 "--only", "*/sparks3p/3", "1/*/tiny3x3/2", "--list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["1/rnd/tiny3x3/2\trnd,us", "1/rnd/sparks3p/3\trnd,rnd,us",
+                     "2/rnd/sparks3p/3\trnd,rnd,us", "3 games"]
+
+
+def test_only_with_a_pattern_that_matches_nothing_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        arena(tmp_path / "o.jsonl", "--maps", "tiny3x3", "--only", "*/sparks3p/*")
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "reversi-ref arena: error: argument --only: '*/sparks3p/*' matches no game (--list "
+        "shows their keys, e.g. 1/rnd/tiny3x3/1)")
+    assert not (tmp_path / "o.jsonl").exists()
