@@ -44,7 +44,7 @@ from .cli import UsageError, int_range, output_file, positive_float
 from .errors import ReversiError
 from .protocol import (CLIENT_TYPES, Decoder, Disqualification, EndOfGame, EndOfPhase1,
                        Group, MoveAnnouncement, PlayerNumber)
-from .sprt import elo_interval, parse_sprt, Sprt
+from .sprt import elo_interval, parse_sprt, Sprt, wilson_interval
 
 HOST = "127.0.0.1"
 # Placeholders each template may use, and must use.
@@ -906,8 +906,21 @@ def summary(records: Sequence[Dict[str, Any]], ours: str,
             lines.append(two.row("total, 2 players"))
             lines.append(more.row("total, 3-8 players"))
         lines.append(total.row("total"))
+        lines.extend(first_place_summary(more))
         lines.extend(pair_summary(mine, sprt))
     return lines
+
+
+def first_place_summary(more: Tally) -> List[str]:
+    """The share of the games with three or more players that ours ended first in, alone or
+    shared, with its Wilson interval (the issue-23 bar is a share of first places)."""
+    if not more.games:
+        return []
+    firsts = more.wins + more.draws
+    low, high = wilson_interval(firsts, more.games)
+    return ["3-8 players: first place (alone or shared) in %d of %d games, %.1f%% "
+            "[%.1f%%, %.1f%%] (Wilson 95%%)" % (firsts, more.games, 100.0 * firsts / more.games,
+                                              100.0 * low, 100.0 * high)]
 
 
 def pair_summary(records: Sequence[Dict[str, Any]], sprt: Optional[Tuple[float, float]]

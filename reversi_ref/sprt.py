@@ -87,6 +87,18 @@ def elo_interval(counts: Sequence[float]) -> Tuple[float, float, float]:
     return elo_of_score(mean), elo_of_score(mean - spread), elo_of_score(mean + spread)
 
 
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> Tuple[float, float]:
+    """The Wilson score interval of a rate (95% at z = 1.96): unlike the normal
+    approximation it stays inside [0, 1] and is not empty at 0 or all of `trials`."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    share = z * z / trials
+    centre = (rate + share / 2.0) / (1.0 + share)
+    half = z * math.sqrt(rate * (1.0 - rate) / trials + share / (4.0 * trials)) / (1.0 + share)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 class Verdict(NamedTuple):
     """Where a test stands: "H0", "H1" or "" (go on), the LLR and the counts."""
 

@@ -26,7 +26,7 @@ from typing import Any, Dict, List
 import pytest
 
 from reversi_ref.arena import (Relay, fill, parse_template, phase1_depths, places,
-                               points, read_result, PLAYER_KEYS, SERVER_KEYS,
+                               points, read_result, summary, PLAYER_KEYS, SERVER_KEYS,
                                SERVER_REQUIRED)
 from reversi_ref.cli import UsageError, main
 
@@ -430,3 +430,23 @@ def test_only_with_a_pattern_that_matches_nothing_is_a_usage_error(
         "reversi-ref arena: error: argument --only: '*/sparks3p/*' matches no game (--list "
         "shows their keys, e.g. 1/rnd/tiny3x3/1)")
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def made_record(game_map: str, players: int, result: str, points: float) -> Dict[str, Any]:
+    """A finished game's record as run_series writes it, ours in seat 1."""
+    seats = [{"seat": k, "disqualified": False, "bank_ms": 5000, "phase1_depth": 4.0}
+             for k in range(1, players + 1)]
+    return {"outcome": "ok", "opponent": "t", "map": game_map, "players": players,
+            "ours_seat": 1, "round": 1, "result": result, "points": points, "seats": seats}
+
+
+def test_summary_gives_the_share_of_first_places_with_three_or_more_players() -> None:
+    games = [made_record("a3", 3, "win", 1.0), made_record("a3", 3, "draw", 1.0 / 3),
+             made_record("b3", 3, "loss", 0.0), made_record("c4", 4, "win", 1.0),
+             made_record("d2", 2, "loss", 0.0), made_record("d2", 2, "loss", 0.0)]
+    lines = summary(games, "us", None)
+    # 3 of 4 (a draw is a shared first place; the two-player losses do not count); the Wilson
+    # interval of 3 in 4 is 30.1% to 95.4% (as published tables give it).
+    assert "3-8 players: first place (alone or shared) in 3 of 4 games, 75.0% [30.1%, 95.4%] " \
+           "(Wilson 95%)" in lines
+    assert not any(line.startswith("3-8 players") for line in summary(games[4:], "us", None))

@@ -15,7 +15,8 @@ from helpers import map_text
 from reversi_ref.cli import main
 from reversi_ref.mapfile import read_map
 from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
-                              game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt)
+                              game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
+                              wilson_interval)
 
 DRAW_RATE = 0.3
 
@@ -188,3 +189,12 @@ def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> N
               "greedy,random,search", "--sprt", "0,5"])
     assert stopped.value.code == 2
     assert "--sprt" in capsys.readouterr().err
+
+
+def test_wilson_interval_matches_published_values() -> None:
+    # The usual textbook examples of the Wilson score interval at 95%: 5 of 10 gives
+    # 0.2366-0.7634, 0 of 10 gives 0-0.2775, all 10 of 10 gives 0.7225-1.
+    for successes, low, high in ((5, 0.2366, 0.7634), (0, 0.0, 0.2775), (10, 0.7225, 1.0)):
+        found = wilson_interval(successes, 10)
+        assert found == pytest.approx((low, high), abs=5e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
