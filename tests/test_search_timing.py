@@ -19,9 +19,12 @@ from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.search.config import config_from_dict
+from reversi_ref.search.context import GameContext
 from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
-                                       MAX_BANK_SHARE, RESERVE_MS, expected_own_moves,
-                                       next_iteration_fits, plan_budget, predicted_nodes)
+                                       MAX_BANK_SHARE, RESERVE_MS, SURPLUS_CUSHION_SHARES,
+                                       expected_own_moves, next_iteration_fits, plan_budget,
+                                       predicted_nodes)
 
 SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
 
@@ -100,6 +103,64 @@ def test_budget_is_capped_by_the_bank_share() -> None:
     share of (850 + 29 * 1000) / 30 = 995 ms, but plans at most half of the 850 ms usable."""
     budget = plan_budget(1000, 30, 1000.0)
     assert budget.hard_ms == pytest.approx(425.0)
+
+
+def test_surplus_beyond_four_shares_raises_the_limits_by_its_given_part() -> None:
+    """RULES.md 8: 30 s in the bank, 1 s per move, 100 moves to go: the fair share is
+    (29850 + 99 * 1000) / 116 = 1110.78 ms; the bank beyond four such shares, 29850 - 4443.10
+    = 25406.90 ms, is surplus, and with a quarter of it the hard limit is 1110.78 * 1.2 +
+    6351.72 = 7684.66 ms (under the cap of 14925 ms)."""
+    assert SURPLUS_CUSHION_SHARES == 4.0
+    budget = plan_budget(30000, 100, 1000.0, 0.25)
+    assert budget.hard_ms == pytest.approx(7684.66, abs=0.01)
+    assert plan_budget(30000, 100, 1000.0).hard_ms == pytest.approx(1332.93, abs=0.01)
+
+
+def test_no_surplus_below_the_cushion_and_the_cap_still_holds() -> None:
+    """RULES.md 8: with less than four shares in the bank there is no surplus, so the plan is
+    the one without it; with all of the surplus given, no move plans more than MAX_BANK_SHARE
+    of the usable bank."""
+    assert plan_budget(3000, 100, 1000.0, 0.25) == plan_budget(3000, 100, 1000.0)
+    for bank in (200, 1000, 5000, 60000, 300000):
+        for moves in (1, 2, 10, 300):
+            budget = plan_budget(bank, moves, 1000.0, 1.0)
+            assert 0 <= budget.soft_ms <= budget.hard_ms <= (bank - RESERVE_MS) * MAX_BANK_SHARE
+
+
+def test_spending_surplus_leaves_less_in_the_bank_at_the_end() -> None:
+    """RULES.md 8: a player that stops at half of its hard limit (as iterative deepening often
+    does) in a 200-move game at 1 s per move ends with more than 10 s in the bank; spending a
+    quarter of the surplus, it ends with less than half of that and spends more on its early
+    moves."""
+    def play_out(share: float) -> List[float]:
+        bank = 1000.0
+        used: List[float] = []
+        for move in range(200):
+            if move:
+                bank += 1000.0
+            spent = plan_budget(bank, 200 - move, 1000.0, share).hard_ms * 0.5
+            used.append(spent)
+            bank -= spent
+            assert bank >= RESERVE_MS
+        return used + [bank]
+
+    plain, spending = play_out(0.0), play_out(0.25)
+    assert plain[-1] > 10000.0 and spending[-1] < plain[-1] / 2
+    assert sum(spending[:100]) > 1.2 * sum(plain[:100])
+
+
+def test_the_player_plans_with_the_configured_surplus_share() -> None:
+    """`EvalConfig.spend_surplus` (per cent) reaches the plan: with a 30 s bank in the middle
+    of a game the search player's hard deadline lies further out than without it."""
+    state = build(SIX)
+    limits = []
+    for share in (0, 25):
+        context = GameContext(config_from_dict({"spend_surplus": share}), clock=lambda: 0.0)
+        context.prepare(state.map)
+        context.start_move(1000)  # the first request sets the per-move limit
+        request = context.begin_move(state, 30000)
+        limits.append(request.deadlines.hard)
+    assert limits[1] > limits[0] > 0.0
 
 
 def test_next_iteration_is_predicted_from_the_same_parity() -> None:

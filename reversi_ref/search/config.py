@@ -71,6 +71,9 @@ class EvalConfig:
     # Stones that can never be captured although not on a corner-like cell: a run of one
     # player's stones along an edge-like line (transitions followed) from a corner it holds.
     stable: Ramp = (0, 0)
+    # Time: the per cent of the bank's surplus (beyond a few moves' fair shares) that one
+    # move may add to its limits (`timing.plan_budget`; 0 = off, the plan as it was).
+    spend_surplus: int = 0
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True

@@ -49,6 +49,13 @@ SOFT_FRACTION = 0.5
 # comes within reach of the search.
 ENDGAME_MOVES = 16
 ENDGAME_WEIGHT = 2.0
+# `surplus_share` (off by default, `EvalConfig.spend_surplus`): the bank beyond this many
+# fair shares is surplus, and a move may add the given part of it to its limits.  Moves stop
+# short of their share (at `soft`, or before an iteration that would not fit), so the bank
+# grows: on the official server at `-t 1` a fifth of the time given was left unspent at the
+# end in most games (docs/strength.md).  The next iteration costs several times the last
+# one, so a small rise of every share seldom buys a ply; a part of the surplus can.
+SURPLUS_CUSHION_SHARES = 4.0
 
 
 class Budget(NamedTuple):
@@ -78,11 +85,13 @@ def expected_own_moves(engine: Engine, player: int) -> int:
     return max(1, (free + active - 1) // active) + engine.overrides[player] + bombs + 1
 
 
-def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] = None
-                ) -> Budget:
+def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] = None,
+                surplus_share: float = 0.0) -> Budget:
     """The budget of one move with `bank_ms` in the bank and about `moves_left` own moves to
     come; `increment_ms` is the per-move limit S when known (the bank of the first request).
-    The last ENDGAME_MOVES moves get ENDGAME_WEIGHT times the share of earlier ones.
+    The last ENDGAME_MOVES moves get ENDGAME_WEIGHT times the share of earlier ones; with
+    `surplus_share` > 0 the limits also grow by that part of the bank beyond
+    SURPLUS_CUSHION_SHARES shares.
 
     The hard limit never exceeds MAX_BANK_SHARE of the bank after the reserve, so a wrong
     estimate of the moves left costs strength, never the game.
@@ -96,7 +105,10 @@ def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] =
     endgame = min(moves, ENDGAME_MOVES)
     weights = endgame * ENDGAME_WEIGHT + (moves - endgame)
     share = total * (ENDGAME_WEIGHT if moves <= ENDGAME_MOVES else 1.0) / weights
-    hard = min(share * HARD_FRACTION, usable * MAX_BANK_SHARE)
+    hard = share * HARD_FRACTION
+    if surplus_share > 0.0:
+        hard += max(0.0, usable - SURPLUS_CUSHION_SHARES * share) * surplus_share
+    hard = min(hard, usable * MAX_BANK_SHARE)
     return Budget(hard * SOFT_FRACTION, hard)
 
 
