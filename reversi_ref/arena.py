@@ -1060,7 +1060,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--only", nargs="+", metavar="PATTERN",
                         help="play only the games whose key (round/opponent/map/our seat, as "
                              "--list prints it) matches one of these shell-style patterns, "
-                             "e.g. '*/comp2023_01_8p/3'")
+                             "e.g. '*/fightclub__map/3'")
     parser.add_argument("--list", action="store_true",
                         help="print the games (key, players by seat) without playing them")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",

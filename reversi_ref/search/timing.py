@@ -53,8 +53,9 @@ ENDGAME_WEIGHT = 2.0
 # fair shares is surplus, and a move may add the given part of it to its limits.  Moves stop
 # short of their share (at `soft`, or before an iteration that would not fit), so the bank
 # grows: on the official server at `-t 1` the median game left a fifth of the time given
-# unspent at the end (docs/strength.md, "Time left unspent").  The next iteration costs several times the last
-# one, so a small rise of every share seldom buys a ply; a part of the surplus can.
+# unspent at the end (docs/strength.md, "Time left unspent").  The next iteration costs
+# several times the last one, so a small rise of every share seldom buys a ply; a part of the
+# surplus can.
 SURPLUS_CUSHION_SHARES = 4.0
 
 
