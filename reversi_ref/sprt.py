@@ -119,6 +119,8 @@ class Sprt:
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.lower, self.upper = bounds(alpha, beta)
         self.counts = [0, 0, 0, 0, 0]
+        # Set when the user stopped the test (Ctrl-C): the pairs so far are still reported.
+        self.interrupted = False
 
     def add(self, points: float) -> Verdict:
         """Count one pair (A's points out of 2) and return the verdict after it."""
@@ -141,8 +143,9 @@ class Sprt:
             % (self.elo0, self.elo1, self.alpha, self.beta),
             "LLR %.2f (%.2f, %.2f) %s" % (
                 verdict.llr, self.lower, self.upper,
-                {"H1": "H1 accepted", "H0": "H0 accepted"}.get(verdict.result,
-                                                                "no decision")),
+                {"H1": "H1 accepted", "H0": "H0 accepted"}.get(
+                    verdict.result, "no decision (interrupted)" if self.interrupted
+                    else "no decision")),
             "games %d (%d pairs), pentanomial %s" % (2 * pairs, pairs,
                                                      " ".join(str(c) for c in self.counts)),
             "Elo %.1f [%.1f, %.1f] (95%%)" % (elo, low, high),
@@ -154,7 +157,8 @@ class Sprt:
         verdict = self.verdict()
         elo, low, high = elo_interval(self.counts)
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
-                "result": verdict.result, "llr": round(verdict.llr, 4),
+                "result": verdict.result, "interrupted": self.interrupted,
+                "llr": round(verdict.llr, 4),
                 "bounds": [round(self.lower, 4), round(self.upper, 4)],
                 "pentanomial": list(self.counts), "pairs": sum(self.counts),
                 "games": 2 * sum(self.counts), "elo": round(elo, 2),
@@ -247,8 +251,9 @@ def run_sprt(test: Sprt, runner: Any, maps: Sequence[Tuple[str, str]], names: Se
              seed: int, time_ms: int, depth: int, variants: Sequence[Tuple[str, str, str]],
              max_pairs: int, plies: int, progress: Optional[TextIO] = None
              ) -> List[Dict[str, Any]]:
-    """Play pairs of `names[0]` against `names[1]` on `runner` until the test decides or
-    `max_pairs` were played; the records of the counted games."""
+    """Play pairs of `names[0]` against `names[1]` on `runner` until the test decides,
+    `max_pairs` were played or the user interrupts (`test.interrupted`); the records of the
+    counted games."""
     def specs() -> Iterator[List[GameSpec]]:
         for pair in range(max_pairs):
             yield pair_specs(maps, names, pair, seed, time_ms, depth, variants, plies)
@@ -265,6 +270,9 @@ def run_sprt(test: Sprt, runner: Any, maps: Sequence[Tuple[str, str]], names: Se
                 progress.flush()
             if verdict.result:
                 break
+    except KeyboardInterrupt:
+        # An SPRT runs for hours and is often stopped by hand: keep what it measured.
+        test.interrupted = True
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
@@ -304,7 +312,7 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
                        "opening_plies": args.opening_plies, "sprt": test.as_dict(),
                        "games": records}, handle, indent=1)
             handle.write("\n")
-    return 0
+    return 130 if test.interrupted else 0
 
 
 __all__ = ["PRIOR", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",

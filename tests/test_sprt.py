@@ -182,6 +182,35 @@ def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFix
                                                                         ["b", "a"]] * 2
 
 
+def test_sprt_command_keeps_the_pairs_played_when_interrupted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during the fifth game: the report and the JSON still hold the two whole pairs
+    played before it, say the test was interrupted, and the exit status is 130."""
+    from reversi_ref.tournament import play_game as real_play
+
+    played: List[int] = []
+
+    def play_then_interrupt(spec: object) -> object:
+        if len(played) == 4:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real_play(spec)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("reversi_ref.cluster.play_game", play_then_interrupt)
+    (tmp_path / "four.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "1", "--quiet", "--max-pairs", "50", "--json", str(out)]) == 130
+    text = capsys.readouterr().out
+    assert "no decision (interrupted)" in text and "games 4 (2 pairs)" in text
+    data = json.loads(out.read_text())
+    assert data["sprt"]["interrupted"] is True and data["sprt"]["pairs"] == 2
+    assert len(data["games"]) == 4
+
+
 def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
     """--sprt with three players is a usage error."""
     with pytest.raises(SystemExit) as stopped:  # argparse's usage error
