@@ -37,7 +37,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from . import players as player_registry
 from .bundled import load_map_argument
@@ -376,8 +376,9 @@ def format_table(table: Dict[str, Any]) -> List[str]:
 
 
 def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] = None
-              ) -> List[Dict[str, Any]]:
-    """Play all games, `jobs` at a time (1: in this process); records in game order."""
+              ) -> Tuple[List[Dict[str, Any]], bool]:
+    """Play all games, `jobs` at a time (1: in this process): the records in game order, and
+    whether the user stopped the run (Ctrl-C) before the last game, keeping those finished."""
     records: List[Dict[str, Any]] = []
     started = time.monotonic()
     # On a terminal the bar is redrawn in place; in a log, a line now and then and at the end.
@@ -399,22 +400,24 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
             progress.flush()
 
     show()
-    results: Iterator[Dict[str, Any]]
-    if jobs <= 1:
-        results = (play_game(spec) for spec in specs)
-        for record in results:
-            records.append(record)
-            show()
-    else:
-        with multiprocessing.Pool(jobs) as pool:
-            for record in pool.imap_unordered(play_game, specs):
-                records.append(record)
+    interrupted = False
+    try:
+        if jobs <= 1:
+            for spec in specs:
+                records.append(play_game(spec))
                 show()
+        else:
+            with multiprocessing.Pool(jobs) as pool:
+                for record in pool.imap_unordered(play_game, specs):
+                    records.append(record)
+                    show()
+    except KeyboardInterrupt:
+        interrupted = True  # hours of games may be in `records`: report them
     if progress is not None and tty:
         progress.write("\n")
         progress.flush()
     records.sort(key=lambda r: int(r["game"]))
-    return records
+    return records, interrupted
 
 
 def _load_maps(names: Sequence[str]) -> List[Tuple[str, str]]:
@@ -466,12 +469,15 @@ def run_tournament(args: argparse.Namespace) -> int:
         from .sprt import run_sprt_command
         return run_sprt_command(args, maps, names, variants, seed)
     specs = schedule(maps, names, args.games, seed, time_ms, depth, variants)
+    interrupted = False
     if args.scheduler:
         from .cluster import play_on_cluster
         records = play_on_cluster(args, specs, seed)
     else:
-        records = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
+        records, interrupted = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
     table = summarize(names, records)
+    if interrupted:
+        print("interrupted: %d of %d games finished" % (len(records), len(specs)))
     print("%d games on %s; %s; seed %d" % (len(records), ", ".join(m for m, _ in maps),
                                            describe_time_control(time_ms, depth), seed))
     for line in format_table(table):
@@ -481,13 +487,13 @@ def run_tournament(args: argparse.Namespace) -> int:
             json.dump({"players": names, "maps": [m for m, _ in maps], "seed": seed,
                        "variants": {v[0]: {"base": v[1], "weights": json.loads(v[2])}
                                     for v in variants},
-                       "time_ms": time_ms, "depth": depth, "table": table,
-                       "games": records}, handle, indent=1)
+                       "time_ms": time_ms, "depth": depth, "interrupted": interrupted,
+                       "table": table, "games": records}, handle, indent=1)
             handle.write("\n")
         if args.scheduler:
             from .cluster import finish_partial
             finish_partial(args.json)
-    return 0
+    return 130 if interrupted else 0
 
 
 def _distributed_problems(args: argparse.Namespace, names: Sequence[str]) -> List[str]:

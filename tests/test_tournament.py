@@ -84,6 +84,34 @@ def test_tournament_runs_two_tiny_games(tmp_path: Path, capsys: pytest.CaptureFi
     assert data["table"]["greedy"]["firsts"] == 1
 
 
+def test_interrupted_tournament_keeps_the_games_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during the third of four games: the table and the JSON hold the two finished
+    games, both say the run was interrupted, and the exit status is 130."""
+    import reversi_ref.tournament as tournament
+
+    real_play = tournament.play_game
+    calls = []
+
+    def play_then_interrupt(spec: GameSpec) -> dict:  # type: ignore[type-arg]
+        calls.append(spec.number)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_play(spec)
+
+    monkeypatch.setattr(tournament, "play_game", play_then_interrupt)
+    path = tmp_path / "lane.map"
+    path.write_text(LANE)
+    out = tmp_path / "result.json"
+    assert main(["tournament", "--maps", str(path), "--players", "brs,greedy", "--games", "4",
+                 "--depth", "1", "--seed", "3", "--json", str(out), "--quiet"]) == 130
+    assert "interrupted: 2 of 4 games finished" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and len(data["games"]) == 2
+    assert data["table"]["brs"]["seats"] == 2 and data["table"]["greedy"]["seats"] == 2
+
+
 def test_tournament_with_a_time_limit(tmp_path: Path) -> None:
     """RULES.md 8: with a bank the players answer in time (no timeouts on a tiny map)."""
     path = tmp_path / "lane.map"
