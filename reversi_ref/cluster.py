@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, TextIO
 
 from .errors import ReversiError
-from .tournament import GameSpec, play_game
+from .tournament import GameSpec, ignore_interrupts, play_game
 
 # Games a runner keeps in flight per worker, so a worker never waits for the next task.
 IN_FLIGHT_PER_WORKER = 2
@@ -172,7 +172,8 @@ class LocalRunner:
                     yield play_game(spec)
             return
         if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.workers)
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, initializer=ignore_interrupts)
         pending: Set["concurrent.futures.Future[List[Dict[str, Any]]]"] = set()
         source = iter(groups)
         window = self.workers * IN_FLIGHT_PER_WORKER

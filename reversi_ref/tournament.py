@@ -34,6 +34,7 @@ import json
 import math
 import multiprocessing
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -375,6 +376,12 @@ def format_table(table: Dict[str, Any]) -> List[str]:
 # ---------------------------------------------------------------------------------------------
 
 
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the workers and reports
+    the games finished (otherwise every worker prints a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] = None
               ) -> Tuple[List[Dict[str, Any]], bool]:
     """Play all games, `jobs` at a time (1: in this process): the records in game order, and
@@ -407,7 +414,7 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
                 records.append(play_game(spec))
                 show()
         else:
-            with multiprocessing.Pool(jobs) as pool:
+            with multiprocessing.Pool(jobs, initializer=ignore_interrupts) as pool:
                 for record in pool.imap_unordered(play_game, specs):
                     records.append(record)
                     show()
