@@ -164,16 +164,21 @@ FOUR = map_text("""0 0 0 0
                    0 0 0 0""")
 
 
+def sprt_on_four(tmp_path: Path, max_pairs: int, out: Path) -> int:
+    """`tournament --sprt` of two BRS variants on FOUR at depth 1: the exit status."""
+    (tmp_path / "four.map").write_text(FOUR)
+    return main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "1", "--quiet", "--max-pairs", str(max_pairs), "--json", str(out)])
+
+
 def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                        ) -> None:
     """Two pairs on a 4x4 map cannot decide: the report says so and counts 4 games, and the
     JSON holds the games in pairs with swapped seats."""
-    (tmp_path / "four.map").write_text(FOUR)
     out = tmp_path / "sprt.json"
-    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
-                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                 "--seed", "1", "--quiet", "--max-pairs", "2", "--json", str(out)]) == 0
+    assert sprt_on_four(tmp_path, 2, out) == 0
     text = capsys.readouterr().out
     assert "no decision" in text and "games 4 (2 pairs)" in text
     data = json.loads(out.read_text())
@@ -198,12 +203,8 @@ def test_sprt_command_keeps_the_pairs_played_when_interrupted(
         return real_play(spec)  # type: ignore[arg-type]
 
     monkeypatch.setattr("reversi_ref.cluster.play_game", play_then_interrupt)
-    (tmp_path / "four.map").write_text(FOUR)
     out = tmp_path / "sprt.json"
-    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
-                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                 "--seed", "1", "--quiet", "--max-pairs", "50", "--json", str(out)]) == 130
+    assert sprt_on_four(tmp_path, 50, out) == 130
     text = capsys.readouterr().out
     assert "no decision (interrupted)" in text and "games 4 (2 pairs)" in text
     data = json.loads(out.read_text())
