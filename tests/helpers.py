@@ -193,3 +193,18 @@ def bench_position(name: str, ply: int) -> GameState:
     if not positions:
         pytest.skip("the game left phase 1 before ply %d" % ply)
     return positions[0]
+
+
+def interrupted_after(games: int, play: Callable[[Any], Dict[str, Any]]
+                      ) -> Callable[[Any], Dict[str, Any]]:
+    """A stand-in for `tournament.play_game` that plays `games` games with `play`, then
+    raises KeyboardInterrupt as Ctrl-C would."""
+    played = [0]
+
+    def play_then_interrupt(spec: Any) -> Dict[str, Any]:
+        if played[0] == games:
+            raise KeyboardInterrupt
+        played[0] += 1
+        return play(spec)
+
+    return play_then_interrupt

@@ -11,9 +11,10 @@ from typing import List, Tuple
 
 import pytest
 
-from helpers import map_text
+from helpers import interrupted_after, map_text
 from reversi_ref.cli import main
 from reversi_ref.mapfile import read_map
+from reversi_ref.tournament import play_game
 from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
                               game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
                               wilson_interval)
@@ -192,17 +193,7 @@ def test_sprt_command_keeps_the_pairs_played_when_interrupted(
 ) -> None:
     """Ctrl-C during the fifth game: the report and the JSON still hold the two whole pairs
     played before it, say the test was interrupted, and the exit status is 130."""
-    from reversi_ref.tournament import play_game as real_play
-
-    played: List[int] = []
-
-    def play_then_interrupt(spec: object) -> object:
-        if len(played) == 4:
-            raise KeyboardInterrupt
-        played.append(1)
-        return real_play(spec)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("reversi_ref.cluster.play_game", play_then_interrupt)
+    monkeypatch.setattr("reversi_ref.cluster.play_game", interrupted_after(4, play_game))
     out = tmp_path / "sprt.json"
     assert sprt_on_four(tmp_path, 50, out) == 130
     text = capsys.readouterr().out

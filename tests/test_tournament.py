@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import map_text
+from helpers import interrupted_after, map_text
 from reversi_ref.cli import main
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.tournament import (GameSpec, elo_ratings, make_player, pair_result,
@@ -89,18 +89,7 @@ def test_interrupted_tournament_keeps_the_games_played(
 ) -> None:
     """Ctrl-C during the third of four games: the table and the JSON hold the two finished
     games, both say the run was interrupted, and the exit status is 130."""
-    import reversi_ref.tournament as tournament
-
-    real_play = tournament.play_game
-    calls = []
-
-    def play_then_interrupt(spec: GameSpec) -> dict:  # type: ignore[type-arg]
-        calls.append(spec.number)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real_play(spec)
-
-    monkeypatch.setattr(tournament, "play_game", play_then_interrupt)
+    monkeypatch.setattr("reversi_ref.tournament.play_game", interrupted_after(2, play_game))
     path = tmp_path / "lane.map"
     path.write_text(LANE)
     out = tmp_path / "result.json"
