@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Dict, IO, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .bundled import bundled_map_bytes, load_map_argument
-from .cli import UsageError, int_range, output_file, positive_float
+from .cli import UsageError, int_range, output_file, positive_float, sigterm_as_interrupt
 from .errors import ReversiError
 from .protocol import (CLIENT_TYPES, Decoder, Disqualification, EndOfGame, EndOfPhase1,
                        Group, MoveAnnouncement, PlayerNumber)
@@ -1007,7 +1007,8 @@ def run_arena(args: argparse.Namespace) -> int:
         raise SetupError("--logs %s: %s" % (log_dir, error.strerror or error)) from None
     settings = Settings(server, players, args.ours, os.path.abspath(log_dir),
                         args.game_timeout, args.connect_timeout, args.keep_dirs)
-    records = run_series(games, settings, args.out, args.resume, args.jobs, sys.stderr)
+    with sigterm_as_interrupt():
+        records = run_series(games, settings, args.out, args.resume, args.jobs, sys.stderr)
     for line in summary(records, args.ours, sprt):
         print(line)
     return 0

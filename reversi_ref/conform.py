@@ -26,7 +26,7 @@ from collections import deque
 from pathlib import Path
 from typing import IO, Any, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, TextIO
 
-from .cli import int_range, name_list, output_file, positive_float
+from .cli import int_range, name_list, output_file, positive_float, sigterm_as_interrupt
 from .specs.casebook import ACCEPTED_BASES, AREAS, GENERATED, STRICT
 from .specs.codec import JSONObject, SpecError, dumps
 from .specs.judge import FAIL, PASS, UNSUPPORTED, Verdict, judge, rule_line, show_case
@@ -383,17 +383,6 @@ def _selected(args: argparse.Namespace) -> List[JSONObject]:
                         exclude_bases, _split(args.rule))
 
 
-def _exit_on_sigterm() -> Any:
-    """Make SIGTERM end the run through the normal cleanup (so the engine, which runs in its
-    own process group, is killed too); return the previous handler, or None if unchanged."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-    return signal.signal(signal.SIGTERM, stop)
-
-
 def run(args: argparse.Namespace) -> int:
     """The `conform` subcommand."""
     cases = _selected(args)
@@ -417,13 +406,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     print("running %d cases against: %s" % (len(cases), args.engine))
-    previous = _exit_on_sigterm()
-    try:
+    # SIGTERM ends the run through the normal cleanup, which kills the engine's process group.
+    with sigterm_as_interrupt():
         results = run_suite(args.engine, cases, args.timeout, args.fail_fast,
                             max_diffs=args.max_diffs)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - started
     print()
     for line in summary_table(results, len(cases)):

@@ -42,7 +42,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tupl
 
 from . import players as player_registry
 from .bundled import load_map_argument
-from .cli import UsageError, int_range, output_file
+from .cli import UsageError, int_range, output_file, sigterm_as_interrupt
 from .client import move_budget_ms
 from .engine import Engine
 from .mapfile import read_map
@@ -380,12 +380,16 @@ def ignore_interrupts() -> None:
     """In a worker process: leave Ctrl-C to the parent, which stops the workers and reports
     the games finished (otherwise every worker prints a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent turns SIGTERM into Ctrl-C (`sigterm_as_interrupt`); a worker inherits that,
+    # but the pool stops its workers with SIGTERM, which must end them quietly.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] = None
               ) -> Tuple[List[Dict[str, Any]], bool]:
     """Play all games, `jobs` at a time (1: in this process): the records in game order, and
-    whether the user stopped the run (Ctrl-C) before the last game, keeping those finished."""
+    whether the user stopped the run (Ctrl-C or SIGTERM) before the last game, keeping those
+    finished."""
     records: List[Dict[str, Any]] = []
     started = time.monotonic()
     # On a terminal the bar is redrawn in place; in a log, a line now and then and at the end.
@@ -472,16 +476,18 @@ def run_tournament(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _resumed_seed(args)
     if seed is None:
         seed = random.randrange(1 << 20)
-    if args.sprt:
-        from .sprt import run_sprt_command
-        return run_sprt_command(args, maps, names, variants, seed)
-    specs = schedule(maps, names, args.games, seed, time_ms, depth, variants)
-    interrupted = False
-    if args.scheduler:
-        from .cluster import play_on_cluster
-        records = play_on_cluster(args, specs, seed)
-    else:
-        records, interrupted = run_games(specs, args.jobs, None if args.quiet else sys.stderr)
+    with sigterm_as_interrupt():
+        if args.sprt:
+            from .sprt import run_sprt_command
+            return run_sprt_command(args, maps, names, variants, seed)
+        specs = schedule(maps, names, args.games, seed, time_ms, depth, variants)
+        interrupted = False
+        if args.scheduler:
+            from .cluster import play_on_cluster
+            records = play_on_cluster(args, specs, seed)
+        else:
+            records, interrupted = run_games(specs, args.jobs,
+                                             None if args.quiet else sys.stderr)
     table = summarize(names, records)
     if interrupted:
         print("interrupted: %d of %d games finished" % (len(records), len(specs)))

@@ -7,11 +7,16 @@ compares `state.rows()` with `board(...)` of the board it worked out by hand.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
+import os
+import signal
 import threading
+import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
+                    TypeVar)
 
 import pytest
 
@@ -195,16 +200,35 @@ def bench_position(name: str, ply: int) -> GameState:
     return positions[0]
 
 
-def interrupted_after(games: int, play: Callable[[Any], Dict[str, Any]]
+def interrupted_after(games: int, play: Callable[[Any], Dict[str, Any]], by: str = "ctrl-c"
                       ) -> Callable[[Any], Dict[str, Any]]:
     """A stand-in for `tournament.play_game` that plays `games` games with `play`, then
-    raises KeyboardInterrupt as Ctrl-C would."""
+    stops the run: by raising KeyboardInterrupt as Ctrl-C would (`by` "ctrl-c"), or by
+    sending this process SIGTERM, as a plain `kill` would ("sigterm")."""
     played = [0]
 
     def play_then_interrupt(spec: Any) -> Dict[str, Any]:
         if played[0] == games:
-            raise KeyboardInterrupt
+            if by == "ctrl-c":
+                raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(10)  # the handler raises within the sleep
+            raise AssertionError("SIGTERM did not stop the run")
         played[0] += 1
         return play(spec)
 
     return play_then_interrupt
+
+
+@contextlib.contextmanager
+def sigterm_fails_the_test() -> Iterator[None]:
+    """Within the block, a SIGTERM that the code under test does not handle fails the test
+    (instead of killing pytest)."""
+    def fail(signum: int, frame: Any) -> None:
+        raise AssertionError("SIGTERM reached the test: the command did not handle it")
+
+    previous = signal.signal(signal.SIGTERM, fail)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -389,8 +389,10 @@ def test_list_shows_every_seat_rotation_of_every_pass(
     assert not (tmp_path / "o.jsonl").exists()
 
 
-@pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process is POSIX")
-def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.name != "posix", reason="signals to a child process are POSIX")
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_every_process(tmp_path: Path, number: int) -> None:
+    """Ctrl-C, or a plain `kill` of the arena alone, stops the server and both clients."""
     argv = [PY, "-m", "reversi_ref", "arena", "--server", sleeper(tmp_path, False),
             "--player", "a=" + sleeper(tmp_path, True), "--player", "b=" + sleeper(tmp_path, True),
             "--ours", "a", "--against", "b", "--maps", "tiny3x3",
@@ -401,7 +403,7 @@ def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
     while len(list(tmp_path.glob("pid*"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)  # the last client's connection reaches the relay
-    arena_process.send_signal(signal.SIGINT)
+    arena_process.send_signal(number)
     _, err = arena_process.communicate(timeout=60)
     assert arena_process.returncode == 130
     assert err.strip() == "reversi-ref arena: interrupted"

@@ -4,7 +4,10 @@ hang, exit, or answer garbage are reported as failures without crashing the runn
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any, Dict, List
@@ -314,3 +317,38 @@ def test_show_case_reads_as_specification(suite: List[Dict[str, Any]],
     assert "strength 1 removes the 3x3 square" in capsys.readouterr().out
     assert main(["conform", "--list", "--area", "ranking"]) == 0
     assert "ranking/ties-share-a-rank" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the process table from /proc")
+def test_sigterm_stops_the_run_and_its_engine(tmp_path: Path) -> None:
+    """A plain `kill` of `conform` while the engine hangs: exit 130 with one line, and the
+    engine is gone too."""
+    marker = str(tmp_path / "marker")  # an extra argument that names this test's engine
+    process = subprocess.Popen(
+        [PYTHON, "-m", "reversi_ref", "conform", "--engine",
+         "%s hang-on-perft %s" % (MISBEHAVING, marker), "--case", "perft/depth-zero",
+         "--timeout", "60"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True)
+    deadline = time.monotonic() + 60
+    while not engines_with(marker, process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert engines_with(marker, process.pid), "the engine never started"
+    time.sleep(0.5)  # the request reaches the engine
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip() == "reversi-ref conform: interrupted"
+    assert engines_with(marker, process.pid) == []
+
+
+def engines_with(marker: str, runner: int) -> List[int]:
+    """The process ids other than `runner` whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry.name.isdigit() and int(entry.name) != runner
+                    and marker in (entry / "cmdline").read_text()):
+                found.append(int(entry.name))
+        except OSError:
+            pass  # gone meanwhile
+    return found

@@ -11,7 +11,7 @@ from typing import List, Tuple
 
 import pytest
 
-from helpers import interrupted_after, map_text
+from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
 from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
@@ -188,14 +188,16 @@ def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFix
                                                                         ["b", "a"]] * 2
 
 
+@pytest.mark.parametrize("by", ["ctrl-c", "sigterm"])
 def test_sprt_command_keeps_the_pairs_played_when_interrupted(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Ctrl-C during the fifth game: the report and the JSON still hold the two whole pairs
-    played before it, say the test was interrupted, and the exit status is 130."""
-    monkeypatch.setattr("reversi_ref.cluster.play_game", interrupted_after(4, play_game))
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        by: str) -> None:
+    """Ctrl-C or SIGTERM during the fifth game: the report and the JSON still hold the two
+    whole pairs played before it, say the test was interrupted, and the exit status is 130."""
+    monkeypatch.setattr("reversi_ref.cluster.play_game", interrupted_after(4, play_game, by))
     out = tmp_path / "sprt.json"
-    assert sprt_on_four(tmp_path, 50, out) == 130
+    with sigterm_fails_the_test():
+        assert sprt_on_four(tmp_path, 50, out) == 130
     text = capsys.readouterr().out
     assert "no decision (interrupted)" in text and "games 4 (2 pairs)" in text
     data = json.loads(out.read_text())

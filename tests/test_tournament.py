@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import interrupted_after, map_text
+from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.tournament import (GameSpec, elo_ratings, make_player, pair_result,
@@ -84,17 +84,20 @@ def test_tournament_runs_two_tiny_games(tmp_path: Path, capsys: pytest.CaptureFi
     assert data["table"]["greedy"]["firsts"] == 1
 
 
+@pytest.mark.parametrize("by", ["ctrl-c", "sigterm"])
 def test_interrupted_tournament_keeps_the_games_played(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Ctrl-C during the third of four games: the table and the JSON hold the two finished
-    games, both say the run was interrupted, and the exit status is 130."""
-    monkeypatch.setattr("reversi_ref.tournament.play_game", interrupted_after(2, play_game))
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        by: str) -> None:
+    """Ctrl-C or SIGTERM during the third of four games: the table and the JSON hold the two
+    finished games, both say the run was interrupted, and the exit status is 130."""
+    monkeypatch.setattr("reversi_ref.tournament.play_game",
+                        interrupted_after(2, play_game, by))
     path = tmp_path / "lane.map"
     path.write_text(LANE)
     out = tmp_path / "result.json"
-    assert main(["tournament", "--maps", str(path), "--players", "brs,greedy", "--games", "4",
-                 "--depth", "1", "--seed", "3", "--json", str(out), "--quiet"]) == 130
+    with sigterm_fails_the_test():
+        assert main(["tournament", "--maps", str(path), "--players", "brs,greedy", "--games",
+                     "4", "--depth", "1", "--seed", "3", "--json", str(out), "--quiet"]) == 130
     assert "interrupted: 2 of 4 games finished" in capsys.readouterr().out
     data = json.loads(out.read_text())
     assert data["interrupted"] is True and len(data["games"]) == 2
