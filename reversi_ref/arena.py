@@ -504,8 +504,11 @@ TRIVIAL_PHASE_END = "start of bomb phase"
 
 
 def phase1_depths(text: str) -> List[int]:
-    """The search depth of each phase-1 move in a client's output, for the logs we know
-    (reversi-ref client, ai_trivial without -q); [] for others."""
+    """The search depth of each phase-1 move that finished at least one iteration, in a
+    client's output, for the logs we know (reversi-ref client, ai_trivial without -q); []
+    for others."""
+    # A move with no finished iteration (our client's forced moves log depth 0, as does a
+    # search stopped before depth 1) says nothing about how deep the search goes.
     depths: List[int] = []
     current: Optional[int] = None
     for line in text.splitlines():
@@ -513,10 +516,11 @@ def phase1_depths(text: str) -> List[int]:
             break
         match = OUR_MOVE.match(line)
         if match:
-            depths.append(int(match.group(1)))
+            if int(match.group(1)):
+                depths.append(int(match.group(1)))
             continue
         if TRIVIAL_MOVE in line:
-            if current is not None:
+            if current:
                 depths.append(current)
             current = 0
             continue
