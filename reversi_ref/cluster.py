@@ -1,8 +1,8 @@
 """Playing many games: in local processes or on a Dask cluster, resumably.
 
 A runner takes groups of games (`tournament.GameSpec`; one game, or the two games of a pair)
-and yields each game's record as it finishes.  `LocalRunner` plays them in this process or in
-a process pool; `DaskRunner` sends each group to a Dask cluster (`--scheduler tcp://HOST:PORT`,
+and yields each game's record as it finishes.  `tournament.LocalRunner` plays them in this
+process or in a process pool; `DaskRunner` sends each group to a Dask cluster (`--scheduler tcp://HOST:PORT`,
 or `local:N` for a `LocalCluster` of N worker processes) as one pure task whose key is made of
 its first game's number and a digest of the specs: a worker that dies takes no game with it
 (the scheduler runs its tasks again elsewhere), and a key finishes once, so no game is counted
@@ -22,7 +22,6 @@ removes FILE.partial.
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import importlib
 import json
@@ -35,10 +34,10 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, TextIO
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO
 
 from .errors import ReversiError
-from .tournament import GameSpec, ignore_interrupts, play_game
+from .tournament import GameSpec, LocalRunner, play_game
 
 # Games a runner keeps in flight per worker, so a worker never waits for the next task.
 IN_FLIGHT_PER_WORKER = 2
@@ -155,61 +154,6 @@ def play_group(specs: Sequence[GameSpec]) -> List[Dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------
 # Runners
 # ---------------------------------------------------------------------------------------------
-
-
-class LocalRunner:
-    """Plays groups in this process (jobs 1) or in a pool of `jobs` processes."""
-
-    def __init__(self, jobs: int = 1) -> None:
-        self.workers = max(1, jobs)
-        self.pool: Optional[concurrent.futures.ProcessPoolExecutor] = None
-
-    def play_groups(self, groups: Iterable[Sequence[GameSpec]]) -> Iterator[Dict[str, Any]]:
-        """Each game's record as it finishes; stops pulling groups when closed."""
-        if self.workers == 1:
-            for specs in groups:
-                for spec in specs:
-                    yield play_game(spec)
-            return
-        if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, initializer=ignore_interrupts)
-        pending: Set["concurrent.futures.Future[List[Dict[str, Any]]]"] = set()
-        source = iter(groups)
-        window = self.workers * IN_FLIGHT_PER_WORKER
-        exhausted = False
-        try:
-            while True:
-                while not exhausted and len(pending) < window:
-                    group: Optional[Sequence[GameSpec]] = next(source, None)
-                    if group is None:
-                        exhausted = True
-                    else:
-                        pending.add(self.pool.submit(_play_in_process, list(group)))
-                if not pending:
-                    return
-                done, pending = concurrent.futures.wait(
-                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
-                for future in done:
-                    for record in future.result():
-                        yield record
-        finally:
-            for future in pending:
-                future.cancel()
-
-    def close(self) -> None:
-        """Stop the pool."""
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
-            self.pool = None
-
-    def describe(self) -> str:
-        """How the games are played, for the report."""
-        return "%d local process%s" % (self.workers, "" if self.workers == 1 else "es")
-
-
-def _play_in_process(specs: List[GameSpec]) -> List[Dict[str, Any]]:
-    return [play_game(spec) for spec in specs]
 
 
 class DaskRunner:

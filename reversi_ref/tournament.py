@@ -33,12 +33,14 @@ import itertools
 import json
 import math
 import multiprocessing
+import multiprocessing.pool
 import random
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import (Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, TextIO,
+                    Tuple)
 
 from . import players as player_registry
 from .bundled import load_map_argument
@@ -385,6 +387,45 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class LocalRunner:
+    """Plays groups of games (one game, or the two of a pair) in this process (jobs 1) or in
+    a pool of `jobs` processes: the local counterpart of `cluster.DaskRunner`."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.workers = max(1, jobs)
+        self.pool: Optional["multiprocessing.pool.Pool"] = None
+
+    def play_groups(self, groups: Iterable[Sequence[GameSpec]]) -> Iterator[Dict[str, Any]]:
+        """Each game's record as it finishes."""
+        if self.workers == 1:
+            for specs in groups:
+                for spec in specs:
+                    yield play_game(spec)
+            return
+        if self.pool is None:
+            self.pool = multiprocessing.Pool(self.workers, initializer=ignore_interrupts)
+        for records in self.pool.imap_unordered(play_all, groups):
+            for record in records:
+                yield record
+
+    def close(self) -> None:
+        """Stop the workers at once, dropping the games they are playing (a pool that waited
+        for them would keep Ctrl-C waiting for minutes on a large map)."""
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def describe(self) -> str:
+        """How the games are played, for the report."""
+        return "%d local process%s" % (self.workers, "" if self.workers == 1 else "es")
+
+
+def play_all(specs: Sequence[GameSpec]) -> List[Dict[str, Any]]:
+    """Play a group of games in this process: their records, in order."""
+    return [play_game(spec) for spec in specs]
+
+
 def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] = None
               ) -> Tuple[List[Dict[str, Any]], bool]:
     """Play all games, `jobs` at a time (1: in this process): the records in game order, and
@@ -412,18 +453,15 @@ def run_games(specs: Sequence[GameSpec], jobs: int, progress: Optional[TextIO] =
 
     show()
     interrupted = False
+    runner = LocalRunner(jobs)
     try:
-        if jobs <= 1:
-            for spec in specs:
-                records.append(play_game(spec))
-                show()
-        else:
-            with multiprocessing.Pool(jobs, initializer=ignore_interrupts) as pool:
-                for record in pool.imap_unordered(play_game, specs):
-                    records.append(record)
-                    show()
+        for record in runner.play_groups([spec] for spec in specs):
+            records.append(record)
+            show()
     except KeyboardInterrupt:
         interrupted = True  # hours of games may be in `records`: report them
+    finally:
+        runner.close()
     if progress is not None and tty:
         progress.write("\n")
         progress.flush()

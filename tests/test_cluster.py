@@ -4,8 +4,10 @@ the local runner and resumable result files."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Sequence
 
@@ -117,6 +119,30 @@ def test_local_runner_plays_every_game_once() -> None:
         runner.close()
     assert sorted(comparable(r) for r in records) == [comparable(play_game(s))
                                                        for s in schedule_]
+
+
+def play_slowly_after_the_first(spec: GameSpec) -> Dict[str, Any]:
+    """A stand-in for play_game: game 0 at once, every other game in ten minutes."""
+    if spec.number != 0:
+        time.sleep(600)
+    return play_game(spec)
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="the stand-in reaches the workers only when they are forked")
+def test_local_runner_closes_without_waiting_for_the_games_in_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing the pool (Ctrl-C, or an SPRT that has decided) stops the games being played
+    instead of waiting for them to end."""
+    monkeypatch.setattr("reversi_ref.tournament.play_game", play_slowly_after_the_first)
+    runner = LocalRunner(2)
+    try:
+        stream = runner.play_groups([spec] for spec in specs(3))
+        assert next(stream)["game"] == 0
+    finally:
+        started = time.monotonic()
+        runner.close()
+    assert time.monotonic() - started < 60  # not the 600 s of the games in play
 
 
 def test_core_imports_without_dask() -> None:

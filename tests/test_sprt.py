@@ -194,7 +194,8 @@ def test_sprt_command_keeps_the_pairs_played_when_interrupted(
         by: str) -> None:
     """Ctrl-C or SIGTERM during the fifth game: the report and the JSON still hold the two
     whole pairs played before it, say the test was interrupted, and the exit status is 130."""
-    monkeypatch.setattr("reversi_ref.cluster.play_game", interrupted_after(4, play_game, by))
+    monkeypatch.setattr("reversi_ref.tournament.play_game",
+                        interrupted_after(4, play_game, by))
     out = tmp_path / "sprt.json"
     with sigterm_fails_the_test():
         assert sprt_on_four(tmp_path, 50, out) == 130
