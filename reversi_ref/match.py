@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, TextIO, T
 
 from . import players as player_registry
 from .bundled import DEFAULT_MAP, load_map_argument
-from .cli import int_range, output_file
+from .cli import int_range, output_file, sigterm_as_interrupt
 from .client import move_budget_ms
 from .errors import IllegalMoveError
 from .geometry import Cell
@@ -302,6 +302,12 @@ class Game:
             json.dump(self.trace, handle, indent=1)
             handle.write("\n")
 
+    def write_interrupted_trace(self, path: str) -> None:
+        """Write the trace of a game stopped before its end (Ctrl-C, SIGTERM): the moves so
+        far, `interrupted` true and, unless the game had ended, `final` null."""
+        self.trace["interrupted"] = True
+        self.write_trace(path)
+
 
 def format_scores(table: Dict[str, Any]) -> str:
     """Scores as one line: "player 1: 12, player 2: disqualified"."""
@@ -489,8 +495,13 @@ def run_play(args: argparse.Namespace) -> int:
     from .human import watch_seats  # the live page, when a seat is human
     watch = watch_seats(seats, state, out)
     try:
-        run_match(game, seats, depth, time_ms,
-                  observer=watch.observer if watch is not None else None)
+        with sigterm_as_interrupt():
+            run_match(game, seats, depth, time_ms,
+                      observer=watch.observer if watch is not None else None)
+    except KeyboardInterrupt:
+        if args.trace:  # the moves played so far are worth keeping
+            game.write_interrupted_trace(args.trace)
+        raise
     finally:
         if watch is not None:
             watch.close()

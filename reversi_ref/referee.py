@@ -53,6 +53,8 @@ suite, `../shared/traces/README.md`, so one replayer reads both):
 - `final`: {after_move, scores, ranking} (`after_move` as above); `scores` maps each player to
   its stone count or "disqualified"; `ranking` is [{rank, player, score}] (RULES.md 7).
 - `meta`: the server's settings: map path, time limit, depth, port, client addresses.
+- `interrupted`: true, only in the trace of a game the server was stopped in (Ctrl-C or
+  SIGTERM, exit 130): the moves so far, and `final` null unless the game had ended.
 
 Replaying: start from `parse_map(map_text)`; for each entry, `disqualify(state, player)` when
 `rejected`, else `play(state, Move(x, y, special))`; compare with `board_after`.
@@ -68,7 +70,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, TextIO, Union
 
-from .cli import PORT, int_range, output_file, positive_float
+from .cli import PORT, int_range, output_file, positive_float, sigterm_as_interrupt
 from .errors import ProtocolError
 from .match import Game, add_color_flags, load_map
 from .render.text import use_color
@@ -499,6 +501,11 @@ class Referee:
             self.play_game()
             self.write_outputs()
             return 0
+        except KeyboardInterrupt:
+            # Stopped mid-game (Ctrl-C, SIGTERM): keep the moves so far; there is no result.
+            if self.trace_path:
+                self.game.write_interrupted_trace(self.trace_path)
+            raise
         finally:
             if self.listener is not None:
                 self.listener.close()
@@ -555,7 +562,8 @@ def run_serve(args: argparse.Namespace) -> int:
             print("reversi-ref serve: --watch %s: %s" % (args.watch, error), file=sys.stderr)
             return 1
     try:
-        return referee.run()
+        with sigterm_as_interrupt():
+            return referee.run()
     finally:
         if watch is not None:
             watch.close()
