@@ -2,11 +2,11 @@
 
 A runner takes groups of games (`tournament.GameSpec`; one game, or the two games of a pair)
 and yields each game's record as it finishes.  `tournament.LocalRunner` plays them in this
-process or in a process pool; `DaskRunner` sends each group to a Dask cluster (`--scheduler tcp://HOST:PORT`,
-or `local:N` for a `LocalCluster` of N worker processes) as one pure task whose key is made of
-its first game's number and a digest of the specs: a worker that dies takes no game with it
-(the scheduler runs its tasks again elsewhere), and a key finishes once, so no game is counted
-twice.  `distributed` is imported only when a `DaskRunner` is made, so the rest of reversi-ref
+process or in a process pool; `DaskRunner` sends each group to a Dask cluster (`--scheduler
+tcp://HOST:PORT`, or `local:N` for a `LocalCluster` of N worker processes) as one pure task
+whose key is made of its first game's number and a digest of the specs: a worker that dies
+takes no game with it (the scheduler runs its tasks again elsewhere), and a key finishes once,
+so no game is counted twice.  `distributed` is imported only when a `DaskRunner` is made, so the rest of reversi-ref
 needs the standard library alone.
 
 On a worker, games are played in a long-lived `pypy3` subprocess (`reversi_ref.cluster_worker`)
