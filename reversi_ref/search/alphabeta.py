@@ -58,6 +58,9 @@ MAX_PLY = 128
 SWAP_PLIES = 2
 # ... and only on maps with at most this many choice and inversion tiles.
 MAX_SWAP_CELLS = 32
+# Late move reductions (`EvalConfig.lmr`) only where at least this many plies remain, so that
+# the reduced search still has a ply of its own before the leaf.
+LMR_MIN_DEPTH = 3
 # The clock is read every CHECK_EVERY + 1 nodes.
 CHECK_EVERY = 3
 # Moves are sorted as `order_key << MOVE_BITS | packed move`; a packed BRS move carries its
@@ -365,13 +368,20 @@ class Searcher:
         alpha0 = alpha
         beta0 = beta
         pvs = self.config.use_pvs
+        # Moves from this index on are first searched one ply shallower (late move reductions).
+        late = self.config.lmr if self.config.lmr and depth >= LMR_MIN_DEPTH else len(moves)
         best_move = NO_MOVE
         if maximizing:
             best = -INFINITY
             for i, pm in enumerate(moves):
                 e.make(pm & MOVE_MASK)
                 if i > 0 and pvs:
-                    v = self.paranoid(depth - 1, alpha, alpha + 1, ply + 1)
+                    if i >= late:
+                        v = self.paranoid(depth - 2, alpha, alpha + 1, ply + 1)
+                        if v > alpha and not self.stopped:
+                            v = self.paranoid(depth - 1, alpha, alpha + 1, ply + 1)
+                    else:
+                        v = self.paranoid(depth - 1, alpha, alpha + 1, ply + 1)
                     if alpha < v < beta and not self.stopped:
                         v = self.paranoid(depth - 1, v, beta, ply + 1)
                 else:
@@ -392,7 +402,12 @@ class Searcher:
             for i, pm in enumerate(moves):
                 e.make(pm & MOVE_MASK)
                 if i > 0 and pvs:
-                    v = self.paranoid(depth - 1, beta - 1, beta, ply + 1)
+                    if i >= late:
+                        v = self.paranoid(depth - 2, beta - 1, beta, ply + 1)
+                        if v < beta and not self.stopped:
+                            v = self.paranoid(depth - 1, beta - 1, beta, ply + 1)
+                    else:
+                        v = self.paranoid(depth - 1, beta - 1, beta, ply + 1)
                     if alpha < v < beta and not self.stopped:
                         v = self.paranoid(depth - 1, alpha, v, ply + 1)
                 else:

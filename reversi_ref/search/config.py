@@ -82,6 +82,10 @@ class EvalConfig:
     # Search a leaf's choice and inversion moves (paranoid; see `alphabeta`).
     swap_quiescence: bool = True
     aspiration: int = 0           # half-width of the aspiration window in points, 0 = off
+    # Late move reductions (paranoid): at a remaining depth of at least LMR_MIN_DEPTH, the
+    # moves after the first `lmr` in the search order are searched one ply shallower with a
+    # null window first, and again at full depth only when that beats the bound (0 = off).
+    lmr: int = 0
     tt_bits: int = 18             # the transposition table has 2**tt_bits entries
     # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
     # looks at for each bomber.
