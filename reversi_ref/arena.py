@@ -516,8 +516,9 @@ def phase1_depths(text: str) -> List[int]:
             break
         match = OUR_MOVE.match(line)
         if match:
-            if int(match.group(1)):
-                depths.append(int(match.group(1)))
+            depth = int(match.group(1))
+            if depth:
+                depths.append(depth)
             continue
         if TRIVIAL_MOVE in line:
             if current:

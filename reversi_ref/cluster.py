@@ -6,8 +6,8 @@ process or in a process pool; `DaskRunner` sends each group to a Dask cluster (`
 tcp://HOST:PORT`, or `local:N` for a `LocalCluster` of N worker processes) as one pure task
 whose key is made of its first game's number and a digest of the specs: a worker that dies
 takes no game with it (the scheduler runs its tasks again elsewhere), and a key finishes once,
-so no game is counted twice.  `distributed` is imported only when a `DaskRunner` is made, so the rest of reversi-ref
-needs the standard library alone.
+so no game is counted twice.  `distributed` is imported only when a `DaskRunner` is made, so
+the rest of reversi-ref needs the standard library alone.
 
 On a worker, games are played in a long-lived `pypy3` subprocess (`reversi_ref.cluster_worker`)
 when the worker runs CPython and `pypy3` is on its PATH (the engine is 8-14x faster there),
