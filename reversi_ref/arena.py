@@ -496,7 +496,7 @@ def points(place: Optional[int], placed: Sequence[Optional[int]]) -> float:
 
 # Our client's move log ("move 12: (3, 4) depth 7, ...") and ai_trivial's ("STATISTICS DEPTH
 # 9" per finished iteration of a move).
-OUR_MOVE = re.compile(r"^move \d+: \(\d+, \d+\).* depth (\d+),")
+OUR_MOVE = re.compile(r"^move \d+: \(\d+, \d+\).* depth (\d+)( \(result proven\))?,")
 OUR_PHASE_END = "end of phase 1"
 TRIVIAL_MOVE = "CALCULATING MOVE"
 TRIVIAL_DEPTH = re.compile(r"STATISTICS DEPTH\s+(\d+)")
@@ -506,9 +506,11 @@ TRIVIAL_PHASE_END = "start of bomb phase"
 def phase1_depths(text: str) -> List[int]:
     """The search depth of each phase-1 move that finished at least one iteration, in a
     client's output, for the logs we know (reversi-ref client, ai_trivial without -q); []
-    for others."""
+    for others.  Our moves whose search stopped on a proven result are left out too."""
     # A move with no finished iteration (our client's forced moves log depth 0, as does a
-    # search stopped before depth 1) says nothing about how deep the search goes.
+    # search stopped before depth 1) says nothing about how deep the search goes, and
+    # neither does one stopped at a shallow depth because the game's result was proven
+    # there (ai_trivial never stops early, so it logs such moves at its deepest).
     depths: List[int] = []
     current: Optional[int] = None
     for line in text.splitlines():
@@ -517,7 +519,7 @@ def phase1_depths(text: str) -> List[int]:
         match = OUR_MOVE.match(line)
         if match:
             depth = int(match.group(1))
-            if depth:
+            if depth and not match.group(2):
                 depths.append(depth)
             continue
         if TRIVIAL_MOVE in line:

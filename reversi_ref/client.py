@@ -358,9 +358,10 @@ class Client:
         special = " special %d" % move.special if move.special else ""
         pondered = ", pondered to depth %d" % self.ponder_depth if self.ponder_depth else ""
         self.ponder_depth = 0
-        self.log("move %d: (%d, %d)%s depth %d, %d nodes, %d ms (%s%s)"
-                 % (self.game_moves + 1, move.x, move.y, special, info.depth, info.nodes,
-                    round(used), bank, pondered))
+        proven = " (result proven)" if info.proven else ""
+        self.log("move %d: (%d, %d)%s depth %d%s, %d nodes, %d ms (%s%s)"
+                 % (self.game_moves + 1, move.x, move.y, special, info.depth, proven,
+                    info.nodes, round(used), bank, pondered))
         if self.memory_every and self.moves_played % self.memory_every == 0:
             figures = memory_figures()
             if "jit" in figures:

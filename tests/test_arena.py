@@ -284,14 +284,17 @@ def test_reads_the_official_result_file(tmp_path: Path) -> None:
 
 def test_reads_phase1_depths_from_both_logs() -> None:
     """Each phase-1 move's depth from our log and ai_trivial's; a move that finished no
-    iteration (our forced move at depth 0, ai_trivial's move 3) is left out."""
+    iteration (our forced move at depth 0, ai_trivial's move 3) is left out, and so is our
+    move whose search stopped on a proven result (move 7)."""
     ours = ("we are player 1 (search, group 1)\n"
             "move 1: (3, 5) depth 7, 100 nodes, 900 ms (bank 1000 ms)\n"
             "move 3: (2, 2) depth 9, 100 nodes, 900 ms (bank 1000 ms, pondered to depth 5)\n"
             "move 5: (2, 3) depth 0, 0 nodes, 2 ms (bank 1000 ms)\n"
+            "move 7: (4, 3) depth 2 (result proven), 45 nodes, 2 ms (bank 1000 ms)\n"
+            "move 9: (5, 3) depth 8, 100 nodes, 900 ms (bank 1000 ms)\n"
             "end of phase 1\n"
             "move 61: (3, 3) depth 2, 10 nodes, 90 ms (bank 1000 ms)\n")
-    assert phase1_depths(ours) == [7, 9]
+    assert phase1_depths(ours) == [7, 9, 8]
     trivial = ("[;45m= = = CALCULATING MOVE  1 = = =[m\n"
                "= = STATISTICS DEPTH  3 = =\n= = STATISTICS DEPTH  4 = =\n"
                "[;45m= = = CALCULATING MOVE  3 = = =[m\n"

@@ -8,6 +8,7 @@ Othello start below, whose moves are worked out by hand in each test.
 from __future__ import annotations
 
 import io
+import re
 import socket
 import threading
 import time
@@ -16,6 +17,7 @@ from typing import Any, Callable, List, Optional
 import pytest
 
 from helpers import map_text
+from reversi_ref.arena import phase1_depths
 from reversi_ref.cli import main
 from reversi_ref.client import Client, move_budget_ms, parse_server
 from reversi_ref.players import Player, SearchInfo
@@ -135,6 +137,26 @@ def test_plays_announced_moves_and_answers_from_the_new_state(
     # Our first move is the game's second: the client numbers moves as the referee does.
     assert "move 2: (1, 0) depth 1, 3 nodes" in out
     assert "1. player 1: 3 stones\n1. player 2: 3 stones  <- us" in out
+
+
+def test_logs_a_proven_result_and_the_arena_leaves_it_out_of_the_depth(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md 3, 4, 7: on this row player 1's (0, 0) wins within two plies (tests/
+    test_search.py, TRAP), so the search stops short of the 8 plies asked and the move log
+    says the result is proven; the arena's depth figure leaves such a move out."""
+    trap = b"2\n0\n0 0\n1 11\n0 2 1 1 1 0 - 1 2 2 0\n"
+
+    def script(server: FakeServer) -> None:
+        server.send(MapText(trap), PlayerNumber(1), MoveRequest(0, 8))
+        assert server.read() == MoveAnswer(0, 0, 0)
+        server.send(MoveAnnouncement(0, 0, 0, 1), EndOfPhase1(), EndOfGame())
+
+    server = FakeServer(script)
+    assert run(server.address, "--player", "search", "--no-ponder") == 0
+    server.finish()
+    out = capsys.readouterr().out
+    assert re.search(r"^move 1: \(0, 0\) depth [1-7] \(result proven\), ", out, re.M)
+    assert phase1_depths(out) == []
 
 
 def test_follows_disqualifications(capsys: pytest.CaptureFixture[str]) -> None:

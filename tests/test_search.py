@@ -78,6 +78,17 @@ def test_search_finds_the_forced_win() -> None:
     assert player.info.depth == 2
 
 
+def test_search_says_when_it_stopped_on_a_proven_result() -> None:
+    """RULES.md 4, 7: the line after (0, 0) ends the game won within two plies, so deepening
+    stops there, well short of the depth allowed, and says the result is proven; on THREATS
+    nothing is decided within three plies, so the search goes the whole depth unproven."""
+    player = SearchPlayer(PARANOID)
+    assert player.choose(build(TRAP), 0, 8) == Move(0, 0)
+    assert player.info.proven and player.info.depth < 8
+    player.choose(build(THREATS, players=3), 0, 3)
+    assert not player.info.proven and player.info.depth == 3
+
+
 def test_best_reply_search_finds_the_forced_win() -> None:
     """RULES.md 3, 4, 7: best-reply search to depth 2 plays the winning (0, 0)."""
     assert SearchPlayer(BRS).choose(build(TRAP), 0, 2) == Move(0, 0)

@@ -12,10 +12,12 @@ from ..state import GameState, Move
 
 
 class SearchInfo(NamedTuple):
-    """What the last `choose` did: depth reached and positions (nodes) looked at."""
+    """What the last `choose` did: depth reached, positions (nodes) looked at, and whether
+    the search stopped early because it had proven the game's result (`proven`)."""
 
     depth: int = 0
     nodes: int = 0
+    proven: bool = False
 
 
 class Player:

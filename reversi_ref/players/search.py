@@ -121,20 +121,25 @@ class SearchPlayer(Player):
         best = moves[0] & MOVE_MASK
         reached = 0
         value = 0
+        proven = False
         if len(moves) > 1 or time_ms <= 0:
             counts: List[int] = []  # the nodes of each completed iteration
             start = self.clock()
             for reached, best, value, nodes in searcher.iterate(max_depth):
                 now = self.clock()
                 counts.append(nodes - sum(counts))
+                # A decisive value is a proven result: deeper iterations cannot change it.
+                if is_decisive(value):
+                    proven = True
+                    break
                 # Without a time limit both deadlines are infinite, so neither test stops.
-                if (is_decisive(value) or now >= deadlines.soft
+                if (now >= deadlines.soft
                         or not next_iteration_fits(counts, now - start, deadlines.hard - now)):
                     break
             if searcher.stopped and searcher.partial is not None:
                 best, value = searcher.partial
         self.last_value = value
-        self.info = SearchInfo(depth=reached, nodes=searcher.nodes)
+        self.info = SearchInfo(depth=reached, nodes=searcher.nodes, proven=proven)
         return engine.decode_move(best)
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
