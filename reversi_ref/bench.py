@@ -33,9 +33,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from . import bigmap, searchbench, soak
 from .searchbench import format_rate
 from .bundled import bundled_map_bytes, load_map_argument
-from .cli import int_range, output_file, positive_float
+from .cli import UsageError, int_range, output_file, positive_float
 from .engine import Engine
 from .errors import ReversiError
+from .players import read_weights
+from .search.config import DEFAULT_CONFIG, config_from_dict
 from .geometry import Map
 from .mapfile import read_map
 
@@ -373,10 +375,19 @@ def run_search_case(args: argparse.Namespace) -> int:
     if len(depths) > 1:
         raise ReversiError("search: --depth takes one value")
     depth = depths[0] if depths else None
+    config = DEFAULT_CONFIG
+    if args.weights is not None:
+        try:
+            config = config_from_dict(read_weights(args.weights, "argument --weights"))
+        except ValueError as error:
+            text = str(error)
+            raise UsageError(text if text.startswith("argument") else
+                             "argument --weights: %s" % text) from None
     if args.compare:
         cpython, pypy = find_interpreters()
         child_args = ["search", "-t", "%g" % seconds] + (
-            ["--depth", str(depth)] if depth is not None else [])
+            ["--depth", str(depth)] if depth is not None else []) + (
+            ["--weights", args.weights] if args.weights is not None else [])
         for path in args.map or []:
             child_args += ["--map", path]
         slow = run_child(cpython, child_args)
@@ -388,7 +399,7 @@ def run_search_case(args: argparse.Namespace) -> int:
         print(searchbench.format_search_comparison(slow, fast))
         report: Result = {"cpython": slow, "pypy": fast}
     else:
-        report = searchbench.run_search_bench(args.map or [], seconds, depth)
+        report = searchbench.run_search_bench(args.map or [], seconds, depth, config)
         report["interpreter"] = interpreter_name()
         report["executable"] = sys.executable
         print(searchbench.format_search(report, report["interpreter"], args.verbose))
@@ -481,6 +492,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--against", metavar="FILE",
                         help="search: check the best moves and values at --depth against an "
                              "earlier --json report (exit 1 on a difference)")
+    parser.add_argument("--weights", default=None, metavar="JSON",
+                        help="search: the searched player's weights changed from the defaults, "
+                             "as for `client --weights` (inline JSON or @FILE); e.g. "
+                             "'{\"mobility\": [0, 0]}' to see what a term costs")
     parser.add_argument("-d", dest="soak_depth", type=int_range(1, 255), default=1,
                         metavar="DEPTH",
                         help="soak: the depth sent with each move request, which the client "

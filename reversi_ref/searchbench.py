@@ -16,8 +16,10 @@ second (or at a shallow depth with `-t 0`), so that the PyPy JIT has compiled th
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -26,7 +28,7 @@ from .engine import BUILD, Engine
 from .geometry import Map
 from .search.alphabeta import Searcher
 from .search.analysis import MapAnalysis
-from .search.config import DEFAULT_CONFIG
+from .search.config import DEFAULT_CONFIG, EvalConfig
 from .search.evaluate import Evaluator
 from .state import GameState
 
@@ -113,15 +115,16 @@ class CpuClock:
 class Bench:
     """One map's engine, analysis and a fresh searcher per search."""
 
-    def __init__(self, game_map: Map) -> None:
+    def __init__(self, game_map: Map, config: EvalConfig = DEFAULT_CONFIG) -> None:
         self.engine = Engine(game_map)
         self.analysis = MapAnalysis(game_map)
+        self.config = config
 
     def searcher(self, state: GameState, deadline: float) -> Searcher:
         """A searcher with empty tables on `state`, stopping at CPU time `deadline`."""
         self.engine.load_state(state)
-        evaluator = Evaluator(self.engine, self.analysis, DEFAULT_CONFIG)
-        searcher = Searcher(self.engine, evaluator, DEFAULT_CONFIG, clock=CpuClock())
+        evaluator = Evaluator(self.engine, self.analysis, self.config)
+        searcher = Searcher(self.engine, evaluator, self.config, clock=CpuClock())
         searcher.reset(self.engine.to_move)
         searcher.deadline = deadline
         return searcher
@@ -149,9 +152,11 @@ class Bench:
                 "nodes_per_second": searcher.nodes / spent if spent > 0 else 0.0}
 
 
-def bench_map(name: str, game_map: Map, seconds: float, depth: int) -> Result:
-    """The figures of every position of one map, and their medians."""
-    bench = Bench(game_map)
+def bench_map(name: str, game_map: Map, seconds: float, depth: int,
+              config: EvalConfig = DEFAULT_CONFIG) -> Result:
+    """The figures of every position of one map, and their medians (`config`: the search's
+    weights and switches)."""
+    bench = Bench(game_map, config)
     positions = bench_positions(game_map)
     for _, state in positions:  # warm-up: the PyPy JIT compiles during the first seconds
         if seconds > 0:
@@ -178,18 +183,33 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int) -> Result:
     return result
 
 
-def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int]) -> Result:
+def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int],
+                     config: EvalConfig = DEFAULT_CONFIG) -> Result:
     """The figures for every map (the given ones, or the default ones); `depth` None: each
-    map's default fixed depth."""
+    map's default fixed depth; `config` the search's weights and switches."""
     arguments = list(paths) or default_map_arguments()
     maps = []
     for argument in arguments:
         source, game_map = load_map_argument(argument)
         name = Path(source.label).stem
         fixed = depth if depth is not None else FIXED_DEPTHS.get(name, FIXED_DEPTH)
-        maps.append(bench_map(name, game_map, seconds, fixed))
-    return {"seconds": seconds, "depth": depth, "maps": maps,
-            "medians": overall_medians(maps)}
+        maps.append(bench_map(name, game_map, seconds, fixed, config))
+    report: Result = {"seconds": seconds, "depth": depth, "maps": maps,
+                      "medians": overall_medians(maps)}
+    changed = config_changes(config)
+    if changed:
+        report["weights"] = changed
+    return report
+
+
+def config_changes(config: EvalConfig) -> Dict[str, Any]:
+    """The fields of `config` that differ from the defaults, as JSON values."""
+    changed: Dict[str, Any] = {}
+    for name in sorted(f.name for f in fields(EvalConfig)):
+        value = getattr(config, name)
+        if value != getattr(DEFAULT_CONFIG, name):
+            changed[name] = list(value) if isinstance(value, tuple) else value
+    return changed
 
 
 def overall_medians(maps: List[Result]) -> Result:
@@ -220,8 +240,10 @@ def format_rate(value: float) -> str:
 def format_search(report: Result, interpreter: str, verbose: bool = False) -> str:
     """One interpreter's figures as a text table (with one line per position if verbose)."""
     seconds = report["seconds"]
-    lines = ["bench search under %s: %g s CPU per position, and to a fixed depth d"
-             % (interpreter, seconds),
+    weights = report.get("weights")
+    lines = ["bench search under %s: %g s CPU per position, and to a fixed depth d%s"
+             % (interpreter, seconds,
+                "; weights changed: %s" % json.dumps(weights, sort_keys=True) if weights else ""),
              "%-44s %2s %7s %4s %12s %6s %2s %11s %12s %10s" % (
                  "map", "n", "size", "pos", "nodes/s @t", "depth", "d", "nodes @d",
                  "nodes/s @d", "s to d")]

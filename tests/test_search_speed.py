@@ -117,3 +117,27 @@ def test_bench_search_checks_against_an_earlier_report(tmp_path: Path) -> None:
     changed = tmp_path / "changed.json"
     changed.write_text(json.dumps(report))
     assert main(args + ["--against", str(changed)]) == 1
+
+
+def test_bench_search_with_weights_searches_the_variant(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench search --weights` searches with the changed weights: its report names them,
+    and with mobility off the values at the fixed depth are not the default player's (they
+    differ at ply 20 of othello8x8, where each side has several moves), while the nodes are
+    counted the same way.  An unknown weight is a usage error (exit 2)."""
+    args = ["bench", "search", "--map", "othello8x8", "-t", "0", "--depth", "2"]
+    default = tmp_path / "default.json"
+    variant = tmp_path / "variant.json"
+    assert main(args + ["--json", str(default)]) == 0
+    assert main(args + ["--weights", '{"mobility": [0, 0]}', "--json", str(variant)]) == 0
+    assert "weights changed: {\"mobility\": [0, 0]}" in capsys.readouterr().out
+    before = json.loads(default.read_text())
+    after = json.loads(variant.read_text())
+    assert "weights" not in before and after["weights"] == {"mobility": [0, 0]}
+    values = [[p["fixed"]["value"] for p in r["maps"][0]["positions"]] for r in (before, after)]
+    assert values[0] != values[1]
+    assert main(args + ["--weights", '{"mobility": [0, 0]}', "--against", str(variant)]) == 0
+    with pytest.raises(SystemExit) as stop:
+        main(args + ["--weights", '{"mobilty": [0, 0]}'])
+    assert stop.value.code == 2
+    assert "unknown evaluation weight 'mobilty'" in capsys.readouterr().err

@@ -183,6 +183,16 @@ def map_loading(book: Book) -> None:
     add(area, "reject-form-feed-in-board", "1.separators",
         "RULES.md 1: a form feed does not separate cells: 0<FF>1 is one invalid token",
         "2\n0\n0 0\n1 2\n0\f1 2\n", hand_rejects(5, 1, "invalid token", "invalid-token"))
+    # RULES.md 1 says a form feed in the board is "dropped"; the server prints the token
+    # without it, but the token still has two bytes: an engine that strips form feeds or
+    # vertical tabs before splitting would load these maps, which the server rejects.
+    add(area, "reject-form-feed-before-a-cell", "1.separators",
+        "RULES.md 1: a form feed before a cell is part of its token: <FF>1 is one invalid token",
+        "2\n0\n0 0\n1 2\n\f1 2\n", hand_rejects(5, 1, "invalid token", "invalid-token"))
+    add(area, "reject-vertical-tab-after-a-cell", "1.separators",
+        "RULES.md 1: a vertical tab after a cell is part of its token: 1<VT> is one invalid "
+        "token", "2\n0\n0 0\n1 2\n1\v 2\n",
+        hand_rejects(5, 1, "invalid token", "invalid-token"))
     add(area, "reject-bare-cr-line-breaks", "1.separators",
         "RULES.md 1: a CR does not end the player count, so a file broken by bare CRs shifts "
         "its header", "2\r0\r0 0\r1 2\r1 2\r",

@@ -33,7 +33,7 @@ from .situations import situation_key
 FORMAT_VERSION = 2
 READABLE_FORMATS = (1, 2)
 # The content: bumped whenever a case is added, changed or removed (specs/CHANGELOG.md).
-SUITE_VERSION = 2
+SUITE_VERSION = 3
 HAND_CHUNK = "hand"
 
 
