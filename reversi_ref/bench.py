@@ -387,7 +387,8 @@ def run_search_case(args: argparse.Namespace) -> int:
         cpython, pypy = find_interpreters()
         child_args = ["search", "-t", "%g" % seconds] + (
             ["--depth", str(depth)] if depth is not None else []) + (
-            ["--weights", args.weights] if args.weights is not None else [])
+            ["--weights", args.weights] if args.weights is not None else []) + (
+            ["--repeat", str(args.repeat)])
         for path in args.map or []:
             child_args += ["--map", path]
         slow = run_child(cpython, child_args)
@@ -399,7 +400,8 @@ def run_search_case(args: argparse.Namespace) -> int:
         print(searchbench.format_search_comparison(slow, fast))
         report: Result = {"cpython": slow, "pypy": fast}
     else:
-        report = searchbench.run_search_bench(args.map or [], seconds, depth, config)
+        report = searchbench.run_search_bench(args.map or [], seconds, depth, config,
+                                              args.repeat)
         report["interpreter"] = interpreter_name()
         report["executable"] = sys.executable
         print(searchbench.format_search(report, report["interpreter"], args.verbose))
@@ -496,6 +498,10 @@ def register(subparsers: Any) -> None:
                         help="search: the searched player's weights changed from the defaults, "
                              "as for `client --weights` (inline JSON or @FILE); e.g. "
                              "'{\"mobility\": [0, 0]}' to see what a term costs")
+    parser.add_argument("--repeat", type=int_range(1), default=1, metavar="N",
+                        help="search: run each fixed-depth search N times in a row and take the "
+                             "median CPU time (default 1; 3 or more leave out the JIT's first "
+                             "compilation, for comparing two versions)")
     parser.add_argument("-d", dest="soak_depth", type=int_range(1, 255), default=1,
                         metavar="DEPTH",
                         help="soak: the depth sent with each move request, which the client "

@@ -153,9 +153,10 @@ class Bench:
 
 
 def bench_map(name: str, game_map: Map, seconds: float, depth: int,
-              config: EvalConfig = DEFAULT_CONFIG) -> Result:
+              config: EvalConfig = DEFAULT_CONFIG, repeat: int = 1) -> Result:
     """The figures of every position of one map, and their medians (`config`: the search's
-    weights and switches)."""
+    weights and switches; `repeat`: each fixed-depth search is run that many times in a row
+    and its CPU time is the median, which leaves out the JIT's first compilation)."""
     bench = Bench(game_map, config)
     positions = bench_positions(game_map)
     for _, state in positions:  # warm-up: the PyPy JIT compiles during the first seconds
@@ -165,7 +166,13 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int,
             bench.fixed_depth(state, min(depth, WARM_DEPTH))
     rows: List[Result] = []
     for ply, state in positions:
-        fixed = bench.fixed_depth(state, depth)
+        runs = [bench.fixed_depth(state, depth) for _ in range(max(1, repeat))]
+        fixed = dict(runs[0])
+        fixed["seconds"] = statistics.median(run["seconds"] for run in runs)
+        if any(run["nodes"] != fixed["nodes"] or run["value"] != fixed["value"]
+               for run in runs):
+            raise RuntimeError("bench search: the fixed-depth search of ply %d of %s is not "
+                               "deterministic" % (ply, name))
         timed = bench.fixed_time(state, seconds) if seconds > 0 else None
         rows.append({"ply": ply, "fixed": fixed, "timed": timed})
     result: Result = {"map": name, "players": game_map.players, "depth": depth,
@@ -184,18 +191,19 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int,
 
 
 def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int],
-                     config: EvalConfig = DEFAULT_CONFIG) -> Result:
+                     config: EvalConfig = DEFAULT_CONFIG, repeat: int = 1) -> Result:
     """The figures for every map (the given ones, or the default ones); `depth` None: each
-    map's default fixed depth; `config` the search's weights and switches."""
+    map's default fixed depth; `config` the search's weights and switches; `repeat` the runs
+    of each fixed-depth search (see `bench_map`)."""
     arguments = list(paths) or default_map_arguments()
     maps = []
     for argument in arguments:
         source, game_map = load_map_argument(argument)
         name = Path(source.label).stem
         fixed = depth if depth is not None else FIXED_DEPTHS.get(name, FIXED_DEPTH)
-        maps.append(bench_map(name, game_map, seconds, fixed, config))
+        maps.append(bench_map(name, game_map, seconds, fixed, config, repeat))
     report: Result = {"seconds": seconds, "depth": depth, "maps": maps,
-                      "medians": overall_medians(maps)}
+                      "medians": overall_medians(maps), "repeat": repeat}
     changed = config_changes(config)
     if changed:
         report["weights"] = changed

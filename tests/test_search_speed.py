@@ -141,3 +141,16 @@ def test_bench_search_with_weights_searches_the_variant(
         main(args + ["--weights", '{"mobilty": [0, 0]}'])
     assert stop.value.code == 2
     assert "unknown evaluation weight 'mobilty'" in capsys.readouterr().err
+
+
+def test_bench_search_repeats_each_fixed_depth_search(tmp_path: Path) -> None:
+    """`bench search --repeat 3` runs each fixed-depth search three times: the same nodes,
+    moves and values as one run (checked with --against), CPU time the median of the three."""
+    args = ["bench", "search", "--map", "othello8x8", "-t", "0", "--depth", "2"]
+    once = tmp_path / "once.json"
+    thrice = tmp_path / "thrice.json"
+    assert main(args + ["--json", str(once)]) == 0
+    assert main(args + ["--repeat", "3", "--json", str(thrice), "--against", str(once)]) == 0
+    report = json.loads(thrice.read_text())
+    assert report["repeat"] == 3 and json.loads(once.read_text())["repeat"] == 1
+    assert all(p["fixed"]["seconds"] > 0 for p in report["maps"][0]["positions"])
