@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .bundled import load_map_argument
 from .engine import BUILD, Engine
+from .errors import ReversiError
 from .geometry import Map
 from .search.alphabeta import Searcher
 from .search.analysis import MapAnalysis
@@ -171,8 +172,8 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int,
         fixed["seconds"] = statistics.median(run["seconds"] for run in runs)
         if any(run["nodes"] != fixed["nodes"] or run["value"] != fixed["value"]
                for run in runs):
-            raise RuntimeError("bench search: the fixed-depth search of ply %d of %s is not "
-                               "deterministic" % (ply, name))
+            raise ReversiError("bench search: the fixed-depth search of ply %d of %s gave "
+                               "different nodes or values in its runs" % (ply, name))
         timed = bench.fixed_time(state, seconds) if seconds > 0 else None
         rows.append({"ply": ply, "fixed": fixed, "timed": timed})
     result: Result = {"map": name, "players": game_map.players, "depth": depth,
