@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from . import bigmap, searchbench, soak
 from .searchbench import format_rate
 from .bundled import bundled_map_bytes, load_map_argument
-from .cli import UsageError, int_range, output_file, positive_float
+from .cli import int_range, output_file, positive_float, usage_error
 from .engine import Engine
 from .errors import ReversiError
 from .players import read_weights
@@ -376,13 +376,13 @@ def run_search_case(args: argparse.Namespace) -> int:
         raise ReversiError("search: --depth takes one value")
     depth = depths[0] if depths else None
     config = DEFAULT_CONFIG
+    weights: Dict[str, object] = {}
     if args.weights is not None:
         try:
-            config = config_from_dict(read_weights(args.weights, "argument --weights"))
+            weights = read_weights(args.weights, "argument --weights")
+            config = config_from_dict(weights)
         except ValueError as error:
-            text = str(error)
-            raise UsageError(text if text.startswith("argument") else
-                             "argument --weights: %s" % text) from None
+            raise usage_error(error, "argument --weights") from None
     if args.compare:
         cpython, pypy = find_interpreters()
         child_args = ["search", "-t", "%g" % seconds] + (
@@ -402,6 +402,8 @@ def run_search_case(args: argparse.Namespace) -> int:
     else:
         report = searchbench.run_search_bench(args.map or [], seconds, depth, config,
                                               args.repeat)
+        if weights:
+            report["weights"] = weights
         report["interpreter"] = interpreter_name()
         report["executable"] = sys.executable
         print(searchbench.format_search(report, report["interpreter"], args.verbose))

@@ -53,6 +53,13 @@ class UsageError(Exception):
     errors (usage, then `prog: error: message`, exit 2); the message names the argument."""
 
 
+def usage_error(error: ValueError, argument: str) -> UsageError:
+    """`error`, found in the value of `argument` (e.g. "argument --weights"), as a UsageError
+    whose message starts with the argument's name."""
+    text = str(error)
+    return UsageError(text if text.startswith(argument) else "%s: %s" % (argument, text))
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 

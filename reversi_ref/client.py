@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from . import players as player_registry
-from .cli import UsageError, int_range, non_negative_float, positive_float
+from .cli import int_range, non_negative_float, positive_float, usage_error
 from .errors import IllegalMoveError, MapError, ProtocolError, ReversiError
 from .mapfile import decode_map_bytes, read_map
 from .players import Player
@@ -517,9 +517,7 @@ def run_client(args: argparse.Namespace) -> int:
                 args.player, player_registry.read_weights(args.weights, "argument --weights"),
                 seed)
         except ValueError as error:
-            text = str(error)
-            raise UsageError(text if text.startswith("argument") else
-                             "argument --weights: %s" % text) from None
+            raise usage_error(error, "argument --weights") from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
     client.memory_every = args.memory_every
     client.jit_limit_mb = args.jit_limit

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from dataclasses import fields
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -203,22 +202,8 @@ def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int],
         name = Path(source.label).stem
         fixed = depth if depth is not None else FIXED_DEPTHS.get(name, FIXED_DEPTH)
         maps.append(bench_map(name, game_map, seconds, fixed, config, repeat))
-    report: Result = {"seconds": seconds, "depth": depth, "maps": maps,
-                      "medians": overall_medians(maps), "repeat": repeat}
-    changed = config_changes(config)
-    if changed:
-        report["weights"] = changed
-    return report
-
-
-def config_changes(config: EvalConfig) -> Dict[str, Any]:
-    """The fields of `config` that differ from the defaults, as JSON values."""
-    changed: Dict[str, Any] = {}
-    for name in sorted(f.name for f in fields(EvalConfig)):
-        value = getattr(config, name)
-        if value != getattr(DEFAULT_CONFIG, name):
-            changed[name] = list(value) if isinstance(value, tuple) else value
-    return changed
+    return {"seconds": seconds, "depth": depth, "maps": maps,
+            "medians": overall_medians(maps), "repeat": repeat}
 
 
 def overall_medians(maps: List[Result]) -> Result:
