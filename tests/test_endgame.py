@@ -12,13 +12,13 @@ from typing import Dict, Tuple
 
 from helpers import bombing, build
 from reversi_ref import Move, legal_moves, play
-from reversi_ref.engine import Engine
+from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.analysis import MapAnalysis
-from reversi_ref.search.bombing import BOMB_DEPTH, choose_bomb
+from reversi_ref.search.bombing import BOMB_DEPTH, choose_bomb, root_candidates
 from reversi_ref.search.config import DEFAULT_CONFIG
-from reversi_ref.search.endgame import BombSolver, leaf_value
+from reversi_ref.search.endgame import BombSolver, leaf_value, places
 from reversi_ref.search.evaluate import Evaluator, is_decisive
 from reversi_ref.search.timing import expected_own_moves, plan_budget
 from reversi_ref.state import OVER, GameState
@@ -159,6 +159,26 @@ def test_choose_bomb_is_exact_where_a_narrow_beam_misses() -> None:
         evaluator = Evaluator(engine, MapAnalysis(state.map), config)
         choice = choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH)
         assert engine.decode_move(choice.move) == expected, exact
+
+
+def test_root_also_tries_the_best_target_against_every_player() -> None:
+    """RULES.md 5, 7: "3 1 1 2 2 2 2", three strength-0 bombs for player 1 alone (2 stones
+    against 4 and 1).  First place alone needs all three on player 2.  A one-target beam
+    spends the first bomb on player 3 (the first of the targets the one-bomb value scores
+    alike) and ends level with player 2; with the root's target against each player the
+    search reaches the brute force's best place (worked by hand: (3, 0) is player 2's first
+    stone, (0, 0) player 3's only one)."""
+    state = bombing("3 1 1 2 2 2 2", players=3, bombs_per_player=[3, 0, 0])
+    best = brute_force(state, 1, {})[0]
+    assert best == 2
+    config = replace(DEFAULT_CONFIG, bomb_candidates=1, exact_endgame=False)
+    engine = Engine(state)
+    assert [engine.decode_move(m) for m in root_candidates(engine, 1, [])] == [
+        Move(3, 0), Move(0, 0)]
+    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+    while engine.phase == BOMB:
+        engine.make(choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH).move)
+    assert places(engine.counts, engine.disqualified, engine.players, 1) == best
 
 
 def test_first_bombs_get_the_larger_share_of_the_bank() -> None:

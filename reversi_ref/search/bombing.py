@@ -10,7 +10,9 @@ Depth 1 tries every target (make, evaluate, unmake).  Deeper, the search is para
 bombs still to come in the real bombing order, and a beam: at every node only the
 `EvalConfig.bomb_candidates` targets that look best for the bomber by that one-bomb value
 (best for the root, worst for the root for an opponent) are searched further, since a board
-has hundreds of targets and most of them blast the same few stones.  Iterative deepening
+has hundreds of targets and most of them blast the same few stones.  At the root the beam
+also gets, for every other player, the target that takes the most of its stones
+(`root_candidates`): the one-bomb value looks only one place up and down the ranking.  Iterative deepening
 stops at the soft deadline, or when the depth covers every bomb left; a deeper result replaces
 a shallower one only when its iteration finished.
 
@@ -169,6 +171,42 @@ def bombs_left(engine: Engine) -> int:
                if not engine.disqualified[p])
 
 
+def root_candidates(engine: Engine, root: int, beam: List[int], deadline: float = NO_DEADLINE,
+                    clock: Clock = time.monotonic) -> List[int]:
+    """The targets the root's deeper search tries: `beam`, then for every other player still
+    in the game the target that takes the most of its stones net of the root's own (the
+    first such in move order), when that is not in `beam` already; at `deadline`, the best
+    of the targets tried so far.
+
+    The beam ranks by the one-bomb `bombing_value`, which counts only the players just above
+    and just below the root, so a leader several places up scores nothing until the root
+    has passed the players between; over a long bombing phase first place can need bombs on
+    it from the start (docs/strength.md, `Vader-Gruppe05`)."""
+    counts = engine.counts
+    disqualified = engine.disqualified
+    players = engine.players
+    before = counts[:]
+    best_gain = [0] * (players + 1)
+    best_move = [-1] * (players + 1)
+    for index, m in enumerate(engine.legal_moves()):
+        if index % CHECK_EVERY == CHECK_EVERY - 1 and clock() >= deadline:
+            break
+        engine.make(m)
+        own_loss = before[root] - counts[root]
+        for p in range(1, players + 1):
+            gain = before[p] - counts[p] - own_loss
+            if p != root and gain > best_gain[p]:
+                best_gain[p] = gain
+                best_move[p] = m
+        engine.unmake()
+    chosen = list(beam)
+    for p in range(1, players + 1):
+        m = best_move[p]
+        if m >= 0 and not disqualified[p] and m not in chosen:
+            chosen.append(m)
+    return chosen
+
+
 def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float = NO_DEADLINE,
                 clock: Clock = time.monotonic, depth: int = 1,
                 soft: float = NO_DEADLINE) -> BombChoice:
@@ -193,12 +231,15 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
                               exact.depth)
     reached = 1
     limit = min(depth, bombs_left(engine))
+    roots = ranked[:search.width]
+    if limit >= 2 and clock() < soft:
+        roots = root_candidates(engine, root, roots, deadline, clock)
     for d in range(2, limit + 1):
         if clock() >= soft:
             break
         iteration_best = -INFINITY
         iteration_move = best_move
-        for m in ranked[:search.width]:
+        for m in roots:
             engine.make(m)
             v = search.value(d - 1, iteration_best, INFINITY)
             engine.unmake()
