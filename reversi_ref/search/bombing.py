@@ -12,9 +12,9 @@ bombs still to come in the real bombing order, and a beam: at every node only th
 (best for the root, worst for the root for an opponent) are searched further, since a board
 has hundreds of targets and most of them blast the same few stones.  At the root the beam
 also gets, for every other player, the target that takes the most of its stones
-(`root_candidates`): the one-bomb value looks only one place up and down the ranking.  Iterative deepening
-stops at the soft deadline, or when the depth covers every bomb left; a deeper result replaces
-a shallower one only when its iteration finished.
+(`root_candidates`): the one-bomb value looks only one place up and down the ranking.
+Iterative deepening stops at the soft deadline, or when the depth covers every bomb left; a
+deeper result replaces a shallower one only when its iteration finished.
 
 Targets whose blast removes nothing that counts all get the same value; the first of them in
 move order is kept, so the choice is deterministic.
