@@ -6,11 +6,12 @@ played with the readable rules (`reversi_ref.rules` through `play` and `legal_mo
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 from typing import Dict, Tuple
 
-from helpers import bombing, build
+from helpers import bombing, build, finishes
 from reversi_ref import Move, legal_moves, play
 from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players.greedy import GreedyPlayer
@@ -179,6 +180,21 @@ def test_root_also_tries_the_best_target_against_every_player() -> None:
     while engine.phase == BOMB:
         engine.make(choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH).move)
     assert places(engine.counts, engine.disqualified, engine.players, 1) == best
+
+
+def test_counts_solve_keeps_to_its_deadline() -> None:
+    """Strength 0 with eight players and 23 bombs (as on compMaps__comp2024_04_8p, where our
+    client ran past its 19 s bank on its first bomb in stop 38) is a counts game far too large
+    to finish.  With no blast budget, the solver gives up once its clock passes the deadline
+    (a fake clock, one tick a reading) instead of running on."""
+    row = " ".join("12345678") + " 0 0"
+    state = bombing("\n".join([row] * 4), players=8, strength=0, to_move=6,
+                    bombs_per_player=[3, 3, 3, 3, 2, 3, 3, 3])
+    ticks = itertools.count()
+    solver = BombSolver(Engine(state))
+    solved = finishes(lambda: solver.solve(6, 1 << 40, deadline=1000.0,
+                                           clock=lambda: float(next(ticks))), seconds=20.0)
+    assert solved is None
 
 
 def test_first_bombs_get_the_larger_share_of_the_bank() -> None:

@@ -360,6 +360,10 @@ class BombSolver:
         self.blasts += 1
         if self.blasts > self.budget:
             raise OutOfBudget()
+        # With many players and bombs this small game is not small (8 players, 23 bombs: no
+        # end in sight), so it keeps to the deadline like the board search.
+        if self.blasts % CHECK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfBudget()
         bombs[bomber] -= 1
         # The next bomber (RULES.md 5), unless no cell is left.
         left = others + sum(stones[p] for p in active)
