@@ -216,11 +216,7 @@ class BombSolver:
         seen = set()
         scored: List[int] = []
         for index, m in enumerate(moves):
-            self.blasts += 1
-            if self.blasts > self.budget:
-                raise OutOfBudget()
-            if self.blasts % CHECK_EVERY == 0 and self.clock() >= self.deadline:
-                raise OutOfBudget()
+            self.spend()
             e.make(m)
             h = e.hash
             if h not in seen:
@@ -307,6 +303,15 @@ class BombSolver:
                 break  # the best value there is
         return Solved(best, best_move)
 
+    def spend(self) -> None:
+        """Count one blast (or one counts position); OutOfBudget past the budget or, read every
+        CHECK_EVERY blasts, the deadline."""
+        self.blasts += 1
+        if self.blasts > self.budget:
+            raise OutOfBudget()
+        if self.blasts % CHECK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfBudget()
+
     # -----------------------------------------------------------------------------------------
     # Strength 0: a game on the counts
     # -----------------------------------------------------------------------------------------
@@ -357,13 +362,9 @@ class BombSolver:
             at = slot * stride
             if self.counts_keys[at:at + stride] == key:
                 return self.counts_values[slot]
-        self.blasts += 1
-        if self.blasts > self.budget:
-            raise OutOfBudget()
         # With many players and bombs this small game is not small (8 players, 23 bombs: no
-        # end in sight), so it keeps to the deadline like the board search.
-        if self.blasts % CHECK_EVERY == 0 and self.clock() >= self.deadline:
-            raise OutOfBudget()
+        # end in sight), so it keeps to the budget and the deadline as the board search does.
+        self.spend()
         bombs[bomber] -= 1
         # The next bomber (RULES.md 5), unless no cell is left.
         left = others + sum(stones[p] for p in active)
