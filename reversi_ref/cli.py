@@ -44,6 +44,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.bench",
     "reversi_ref.maplint",
     "reversi_ref.mapfuzz",
+    "reversi_ref.bombmaps",
     "reversi_ref.fuzz",
 )
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from dataclasses import replace
 from typing import Dict, Tuple
+
+import pytest
 
 from helpers import bombing, build, finishes
 from reversi_ref import Move, legal_moves, play
@@ -17,11 +20,11 @@ from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.analysis import MapAnalysis
-from reversi_ref.search.bombing import BOMB_DEPTH, choose_bomb, root_candidates
+from reversi_ref.search.bombing import BOMB_DEPTH, _BombSearch, choose_bomb, root_candidates
 from reversi_ref.search.config import DEFAULT_CONFIG
 from reversi_ref.search.endgame import BombSolver, leaf_value, places
 from reversi_ref.search.evaluate import Evaluator, is_decisive
-from reversi_ref.search.timing import expected_own_moves, plan_budget
+from reversi_ref.search.timing import NO_DEADLINE, expected_own_moves, plan_budget
 from reversi_ref.state import OVER, GameState
 
 Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
@@ -208,3 +211,46 @@ def test_first_bombs_get_the_larger_share_of_the_bank() -> None:
     budget = plan_budget(8000, moves, 1000)
     even = plan_budget(8000, 4, 1000)
     assert even.hard_ms < budget.hard_ms <= 0.5 * (8000 - 150)
+
+
+# Three players, strength 1 (a 3x3 blast): (3, 1), (4, 1) and (5, 1) each remove nine stones
+# of players 2 and 3 and none of player 1's; every other target fewer (worked by hand).
+DESTROYER_BOARD = "1 1 2 2 3 3 3\n1 1 2 2 3 3 3\n1 1 2 2 3 3 3"
+
+
+@pytest.mark.parametrize("root, expected", [(2, Move(3, 1)), (3, Move(5, 1))])
+def test_destroyer_takes_most_stones_of_the_others_worst_for_the_root(
+        root: int, expected: Move) -> None:
+    """RULES.md 5: with `bomb_destroyers`, player 1 is taken to bomb where it removes the most
+    stones of the others; of the three such targets, the one that leaves the root fewest:
+    (3, 1) takes all six of player 2's, (5, 1) all nine of player 3's."""
+    state = bombing(DESTROYER_BOARD, players=3, strength=1)
+    engine = Engine(state)
+    config = replace(DEFAULT_CONFIG, bomb_destroyers=True)
+    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), root,
+                         NO_DEADLINE, time.monotonic)
+    assert search.destroyers
+    assert engine.decode_move(search.destroyer_target()) == expected
+
+
+def test_destroyer_model_is_off_with_two_players() -> None:
+    """Two players: paranoid is the exact model of the one opponent, so it stays."""
+    state = bombing("1 1 2 2 0 1", strength=1)
+    engine = Engine(state)
+    config = replace(DEFAULT_CONFIG, bomb_destroyers=True)
+    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 1,
+                         NO_DEADLINE, time.monotonic)
+    assert not search.destroyers
+
+
+def test_destroyer_model_keeps_a_proven_first_place() -> None:
+    """The position of test_root_also_tries_the_best_target_against_every_player: the exact
+    solve proves first place alone, so the destroyer model keeps its targets and ends
+    there too."""
+    state = bombing("3 1 1 2 2 2 2", players=3, bombs_per_player=[3, 0, 0])
+    config = replace(DEFAULT_CONFIG, bomb_candidates=1, bomb_destroyers=True)
+    engine = Engine(state)
+    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+    while engine.phase == BOMB:
+        engine.make(choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH).move)
+    assert places(engine.counts, engine.disqualified, engine.players, 1) == 2

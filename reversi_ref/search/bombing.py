@@ -19,6 +19,11 @@ deeper result replaces a shallower one only when its iteration finished.
 Targets whose blast removes nothing that counts all get the same value; the first of them in
 move order is kept, so the choice is deterministic.
 
+With `EvalConfig.bomb_destroyers` and three or more players, an opponent is not paranoid but
+bombs where it removes the most stones of the others (`destroyer_target`), one reply per
+opponent.  It is off: over 398 bombing-phase games against `ai_trivial` it changed the points
+of 39 and won as many as it lost (docs/strength.md).
+
 With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
 places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
 deadline; the beam above is the fallback when that solve does not finish.
@@ -72,6 +77,8 @@ class _BombSearch:
         self.deadline = deadline
         self.clock = clock
         self.width = max(1, evaluator.config.bomb_candidates)
+        self.destroyers = evaluator.config.bomb_destroyers and sum(
+            1 for p in range(1, engine.players + 1) if not engine.disqualified[p]) >= 3
         self.nodes = 0
         self.stopped = False
 
@@ -105,11 +112,50 @@ class _BombSearch:
         best = sign * ((keys[0] >> INDEX_BITS) - INFINITY)
         return best, [moves[k & INDEX_MASK] for k in (keys if count is None else keys[:count])]
 
+    def destroyer_target(self) -> int:
+        """The target of the bomber to move that removes the most stones of the other players
+        net of its own, the worst for the root among equals (-1 without a target, or when
+        the deadline stops it)."""
+        engine = self.engine
+        counts = engine.counts
+        bomber = engine.to_move
+        players = engine.players
+        own_before = counts[bomber]
+        others_before = sum(counts[1:players + 1]) - own_before
+        best_gain = -1 << 40
+        best_value = 0
+        best = -1
+        for m in engine.legal_moves():
+            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
+                self.stopped = True
+                return -1
+            engine.make(m)
+            own = counts[bomber]
+            gain = others_before - (sum(counts[1:players + 1]) - own) - (own_before - own)
+            if gain >= best_gain:
+                value = self.evaluator.evaluate(self.root)
+                if gain > best_gain or value < best_value:
+                    best_gain, best_value, best = gain, value, m
+            engine.unmake()
+            self.nodes += 1
+        return best
+
     def value(self, depth: int, alpha: int, beta: int) -> int:
-        """The paranoid value for the root of the engine's position, `depth` bombs deep."""
+        """The value for the root of the engine's position, `depth` bombs deep: paranoid, or
+        with `destroyers` one reply per opponent."""
         engine = self.engine
         if depth <= 0 or engine.phase != BOMB:
             return self.evaluator.evaluate(self.root)
+        if self.destroyers and engine.to_move != self.root:
+            target = self.destroyer_target()
+            if self.stopped:
+                return 0
+            if target < 0:
+                return self.evaluator.evaluate(self.root)
+            engine.make(target)
+            v = self.value(depth - 1, alpha, beta)
+            engine.unmake()
+            return v
         best_value, moves = self.ranked(self.width if depth > 1 else 0)
         if self.stopped:
             return 0
@@ -139,11 +185,12 @@ class _BombSearch:
 
 
 def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: float,
-                   soft: float, deadline: float, clock: Clock, depth: int
-                   ) -> Optional[BombChoice]:
+                   soft: float, deadline: float, clock: Clock, depth: int,
+                   only_first: bool = False) -> Optional[BombChoice]:
     """The exact choice (`endgame.BombSolver`, places first, ties to the earliest target in
     `order`) when it fits in half the time to `soft` (or EXACT_BLASTS blasts without a time
-    limit, and only when `depth` covers every bomb left); None otherwise."""
+    limit, and only when `depth` covers every bomb left), and with `only_first` when it proves
+    sole first place; None otherwise."""
     engine = evaluator.engine
     left = bombs_left(engine)
     if soft == NO_DEADLINE:
@@ -158,6 +205,8 @@ def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: flo
         return None
     others = sum(1 for p in range(1, engine.players + 1)
                  if p != root and not engine.disqualified[p])
+    if only_first and solved.value < others:
+        return None
     engine.make(solved.move)
     tiebreak = evaluator.evaluate(root)
     engine.unmake()
@@ -225,7 +274,8 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
     if search.stopped:
         return BombChoice(best_move, best_value, search.nodes, False, 1)
     if evaluator.config.exact_endgame:
-        exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline, clock, depth)
+        exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline, clock, depth,
+                               search.destroyers)
         if exact is not None:
             return BombChoice(exact.move, exact.value, search.nodes + exact.nodes, True,
                               exact.depth)

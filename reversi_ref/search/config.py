@@ -90,6 +90,11 @@ class EvalConfig:
     # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
     # looks at for each bomber.
     bomb_candidates: int = 8
+    # Bombing phase with three or more players: each opponent is taken to bomb where it
+    # removes the most stones of the other players net of its own (one reply, the worst for
+    # the root among equals) instead of paranoid; the paranoid exact solve is kept only when
+    # it proves first place.  `ai_trivial` bombed so in 326 of 402 observed bombs.
+    bomb_destroyers: bool = False
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
     # evaluation only.

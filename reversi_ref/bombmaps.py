@@ -1,0 +1,166 @@
+"""Bombing-phase positions as map files, to test and measure bombing-phase play.
+
+A playout takes a map through phase 1 with random and greedy moves (the fast engine) and
+writes the position where the bombing phase begins as a map of its own: the board as it
+stands, no override stones, and every player the same number of bombs.  With no override
+stone in hand nobody has a building move on such a board, so a server (ours or the official
+one) starts the game in the bombing phase (RULES.md 5), with player 1 to bomb first.  A game on
+it takes seconds where the whole game takes minutes, so a change to the bombing search can be
+measured over hundreds of positions.
+
+The map header gives all players one bomb count: the fewest any player holds at the end of
+phase 1, or when some hold none, the most any holds; a playout where nobody holds a bomb
+writes nothing.  Playouts are deterministic in the map and the seed.
+
+    reversi-ref bombing-maps OUT_DIR MAP... [--playouts K] [--min-players N] [--max-cells N]
+
+MAP is a file or a bundled map's name, as everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any, List, Optional, Tuple
+
+from .cli import int_range
+from .bundled import describe_os_error, load_map_argument
+from .engine import BUILD
+from .engine.core import Engine
+from .errors import ReversiError
+from .geometry import Map
+from .mapfile import format_map, read_map
+
+# A playout takes the move that captures most with this probability, else a random one; the
+# greedy move is the best of at most GREEDY_SAMPLE legal moves.  Even seeds play so, odd
+# seeds play at random: two kinds of boards, stones in blocks and stones scattered.
+GREEDY_SHARE = 0.8
+GREEDY_SAMPLE = 40
+# A playout that has not reached the bombing phase after this many moves is given up.
+MAX_MOVES = 20000
+
+
+def _greedy_move(engine: Engine, moves: List[int], rng: random.Random) -> int:
+    player = engine.to_move
+    sample = moves if len(moves) <= GREEDY_SAMPLE else rng.sample(moves, GREEDY_SAMPLE)
+    best, best_count = sample[0], -1
+    for move in sample:
+        engine.make(move)
+        count = engine.counts[player]
+        engine.unmake()
+        if count > best_count:
+            best, best_count = move, count
+    return best
+
+
+def play_phase1(game_map: Map, seed: int) -> Optional[Engine]:
+    """An engine at the start of the bombing phase after a phase-1 playout from `seed`
+    (greedy for even seeds, random for odd ones); None when it does not get there."""
+    engine = Engine(game_map)
+    rng = random.Random(seed)
+    greedy = seed % 2 == 0
+    played = 0
+    while engine.phase == BUILD and played < MAX_MOVES:
+        moves = engine.legal_moves()
+        if greedy and rng.random() < GREEDY_SHARE:
+            engine.make(_greedy_move(engine, moves, rng))
+        else:
+            engine.make(rng.choice(moves))
+        played += 1
+    return None if engine.phase == BUILD else engine
+
+
+def bombing_map_text(engine: Engine) -> Optional[str]:
+    """The map text of the engine's position (the start of the bombing phase) with no
+    override stones and one bomb count for all; None when a player was disqualified, nobody
+    holds a bomb, or the board would still have a building move."""
+    state = engine.to_state()
+    active = state.active_players()
+    if len(active) != state.players:
+        return None
+    held = [state.bombs[p - 1] for p in active]
+    bombs = min(held) if min(held) > 0 else max(held)
+    if bombs == 0:
+        return None
+    lines = format_map(state).split("\n")
+    lines[1] = "0"
+    lines[2] = "%d %d" % (bombs, state.map.strength)
+    text = "\n".join(lines)
+    if Engine(read_map(text)).phase == BUILD:
+        return None
+    return text
+
+
+def bombing_maps(game_map: Map, playouts: int) -> List[Tuple[int, Optional[str]]]:
+    """(seed, map text or None) for seeds 0 .. playouts-1 on `game_map`."""
+    found: List[Tuple[int, Optional[str]]] = []
+    for seed in range(playouts):
+        engine = play_phase1(game_map, seed)
+        found.append((seed, None if engine is None else bombing_map_text(engine)))
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `bombing-maps` subcommand: write OUT_DIR/NAME_sSEED.map for every playout that
+    reaches the bombing phase; print one line per map; exit 1 when a map could not be read."""
+    out = Path(args.out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print("reversi-ref bombing-maps: cannot make %s: %s"
+              % (out, describe_os_error(error)), file=sys.stderr)
+        return 1
+    written = 0
+    unread = 0
+    for name in args.maps:
+        try:
+            source, game_map = load_map_argument(name)
+        except ReversiError as error:
+            # One bad map in a directory's worth should not stop the others.
+            print("reversi-ref bombing-maps: left out, %s" % error, file=sys.stderr)
+            unread += 1
+            continue
+        stem = Path(source.label).stem
+        if game_map.players < args.min_players or game_map.bombs == 0 \
+                or game_map.width * game_map.height > args.max_cells:
+            print("%s: left out (players, bombs in the header or size)" % stem)
+            continue
+        results = bombing_maps(game_map, args.playouts)
+        kept = [seed for seed, text in results if text is not None]
+        for seed, text in results:
+            if text is not None:
+                target = out / ("%s_s%d.map" % (stem, seed))
+                try:
+                    target.write_text(text)
+                except OSError as error:
+                    print("reversi-ref bombing-maps: cannot write %s: %s"
+                          % (target, describe_os_error(error)), file=sys.stderr)
+                    return 1
+        written += len(kept)
+        print("%s: %d of %d playouts written" % (stem, len(kept), len(results)))
+    print("%d maps in %s" % (written, out))
+    return 1 if unread else 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `bombing-maps` subcommand."""
+    parser = subparsers.add_parser(
+        "bombing-maps", help="write bombing-phase positions of maps as maps of their own",
+        description="Play phase 1 of each MAP with random and greedy moves and write the "
+                    "position where the bombing phase begins as OUT_DIR/NAME_sSEED.map (no "
+                    "override stones, one bomb count for all): a game on it starts with "
+                    "the first bomb, on our server or the official one.")
+    parser.add_argument("out_dir", metavar="OUT_DIR")
+    parser.add_argument("maps", nargs="+", metavar="MAP")
+    parser.add_argument("--playouts", type=int_range(1), default=2, metavar="K",
+                        help="playouts per map, seeds 0..K-1 (default 2)")
+    parser.add_argument("--min-players", type=int_range(2, 8), default=2, metavar="N",
+                        help="leave out maps for fewer players")
+    parser.add_argument("--max-cells", type=int_range(1), default=1000 * 1000, metavar="N",
+                        help="leave out maps with more cells (width times height)")
+    parser.set_defaults(func=run)
+
+
+__all__ = ["bombing_map_text", "bombing_maps", "play_phase1"]

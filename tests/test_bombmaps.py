@@ -1,0 +1,72 @@
+"""`bombing-maps`: phase-1 playouts written as maps whose game starts at the first bomb."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reversi_ref import initial_state, legal_moves
+from reversi_ref.bombmaps import bombing_map_text, play_phase1
+from reversi_ref.cli import main
+from reversi_ref.mapfile import read_map, read_map_file
+from reversi_ref.state import BOMB
+
+MAPS = Path(__file__).resolve().parent.parent / "maps"
+
+
+@pytest.mark.parametrize("name", ["sparks3p", "carnival4p", "hexagon6p"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_playout_map_starts_in_the_bombing_phase(name: str, seed: int) -> None:
+    """RULES.md 3, 5: the written board is the playout's, with no override stone in hand; the
+    readable rules then find no building move for anyone and start with player 1's bomb."""
+    game_map = read_map_file(MAPS / (name + ".map"))
+    engine = play_phase1(game_map, seed)
+    assert engine is not None
+    text = bombing_map_text(engine)
+    assert text is not None
+    written = read_map(text)
+    header = text.split("\n")[:3]
+    assert header[0] == str(game_map.players) and header[1] == "0"
+    assert header[2].split()[1] == str(game_map.strength)
+    assert written.cells == engine.to_state().board
+    state = initial_state(written)
+    assert state.phase == BOMB and state.to_move == 1
+    assert legal_moves(state)
+    assert text == bombing_map_text(play_phase1(game_map, seed))  # type: ignore[arg-type]
+
+
+def test_map_without_bombs_writes_nothing() -> None:
+    """A playout where nobody ends phase 1 with a bomb has no bombing phase to write."""
+    engine = play_phase1(read_map_file(MAPS / "sparks3p.map"), 0)
+    assert engine is not None
+    for p in range(1, engine.players + 1):
+        engine.bombs[p] = 0
+    assert bombing_map_text(engine) is None
+
+
+def test_command_writes_the_good_maps_and_names_the_bad_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A map that cannot be read is named on stderr and left out; the others are written and
+    the exit code says something was left out."""
+    bad = tmp_path / "bad.map"
+    bad.write_text("3\n1\n1 1\n2 2\n1 2\n")
+    out = tmp_path / "out"
+    code = main(["bombing-maps", str(out), "sparks3p", str(bad), str(tmp_path / "none.map"),
+                 "--playouts", "1"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "bad.map" in err and "none.map" in err and "Traceback" not in err
+    assert [p.name for p in out.iterdir()] == ["sparks3p_s0.map"]
+    assert (out / "sparks3p_s0.map").read_text() == bombing_map_text(
+        play_phase1(read_map_file(MAPS / "sparks3p.map"), 0))  # type: ignore[arg-type]
+
+
+def test_output_directory_that_is_a_file_is_an_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OUT_DIR naming a file: one line saying so, exit 1, no traceback."""
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["bombing-maps", str(taken), "sparks3p"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot make" in err and "taken" in err and "Traceback" not in err
