@@ -22,11 +22,12 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
-from .cli import int_range
 from .bundled import describe_os_error, load_map_argument
+from .cli import int_range
 from .engine import BUILD
 from .engine.core import Engine
 from .errors import ReversiError
@@ -84,10 +85,8 @@ def bombing_map_text(engine: Engine) -> Optional[str]:
     bombs = min(held) if min(held) > 0 else max(held)
     if bombs == 0:
         return None
-    lines = format_map(state).split("\n")
-    lines[1] = "0"
-    lines[2] = "%d %d" % (bombs, state.map.strength)
-    text = "\n".join(lines)
+    # The board as it stands under the map's own header, changed in the two counts.
+    text = format_map(replace(state.map, overrides=0, bombs=bombs, cells=state.board))
     if Engine(read_map(text)).phase == BUILD:
         return None
     return text
@@ -128,18 +127,20 @@ def run(args: argparse.Namespace) -> int:
             print("%s: left out (players, bombs in the header or size)" % stem)
             continue
         results = bombing_maps(game_map, args.playouts)
-        kept = [seed for seed, text in results if text is not None]
+        kept = 0
         for seed, text in results:
-            if text is not None:
-                target = out / ("%s_s%d.map" % (stem, seed))
-                try:
-                    target.write_text(text)
-                except OSError as error:
-                    print("reversi-ref bombing-maps: cannot write %s: %s"
-                          % (target, describe_os_error(error)), file=sys.stderr)
-                    return 1
-        written += len(kept)
-        print("%s: %d of %d playouts written" % (stem, len(kept), len(results)))
+            if text is None:
+                continue
+            target = out / ("%s_s%d.map" % (stem, seed))
+            try:
+                target.write_text(text)
+            except OSError as error:
+                print("reversi-ref bombing-maps: cannot write %s: %s"
+                      % (target, describe_os_error(error)), file=sys.stderr)
+                return 1
+            kept += 1
+        written += kept
+        print("%s: %d of %d playouts written" % (stem, kept, len(results)))
     print("%d maps in %s" % (written, out))
     return 1 if unread else 0
 
