@@ -163,14 +163,17 @@ def test_disqualification_passes_the_turn_and_unmakes() -> None:
     state = build("0 2 1 3 0", players=3)
     engine = Engine.from_state(state)
     start_hash = engine.hash
+    assert engine.players_in_game() == [1, 2, 3]
     engine.disqualify(1)
     assert engine.disqualified[1] == 1 and engine.to_move == 2
+    assert engine.players_in_game() == [2, 3]
     assert engine.hash == engine.compute_hash() != start_hash
     engine.disqualify(3)
-    assert engine.is_over()
+    assert engine.is_over() and engine.players_in_game() == [2]
     engine.unmake()
     engine.unmake()
     assert engine.to_state() == state and engine.hash == start_hash
+    assert engine.players_in_game() == [1, 2, 3]
 
 
 def test_move_ints_sort_like_the_rules() -> None:

@@ -312,6 +312,11 @@ class Engine:
     # For search: another player's moves, and changing who moves (best-reply search, mobility)
     # -----------------------------------------------------------------------------------------
 
+    def players_in_game(self) -> List[int]:
+        """The players not disqualified, in seat order."""
+        disqualified = self.disqualified
+        return [p for p in range(1, self.players + 1) if not disqualified[p]]
+
     def set_to_move(self, player: int) -> None:
         """Make `player` (1..n) the player to move in the current phase, hash included.
 

@@ -77,8 +77,8 @@ class _BombSearch:
         self.deadline = deadline
         self.clock = clock
         self.width = max(1, evaluator.config.bomb_candidates)
-        self.destroyers = evaluator.config.bomb_destroyers and sum(
-            1 for p in range(1, engine.players + 1) if not engine.disqualified[p]) >= 3
+        self.destroyers = (evaluator.config.bomb_destroyers
+                           and len(engine.players_in_game()) >= 3)
         self.nodes = 0
         self.stopped = False
 
@@ -203,8 +203,7 @@ def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: flo
     solved = solver.solve(root, budget, stop, clock, order, margin=True)
     if solved is None:
         return None
-    others = sum(1 for p in range(1, engine.players + 1)
-                 if p != root and not engine.disqualified[p])
+    others = sum(1 for p in engine.players_in_game() if p != root)
     if only_first and solved.value < others:
         return None
     engine.make(solved.move)
@@ -216,8 +215,7 @@ def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: flo
 
 def bombs_left(engine: Engine) -> int:
     """How many bombs the players still in the game hold (the bombing phase's length)."""
-    return sum(engine.bombs[p] for p in range(1, engine.players + 1)
-               if not engine.disqualified[p])
+    return sum(engine.bombs[p] for p in engine.players_in_game())
 
 
 def root_candidates(engine: Engine, root: int, beam: List[int], deadline: float = NO_DEADLINE,

@@ -161,7 +161,6 @@ class BombSolver:
         self.budget = budget
         self.deadline = deadline
         self.clock = clock
-        players = e.players
         self.margin = False
         try:
             if e.phase != BOMB:
@@ -169,7 +168,7 @@ class BombSolver:
             if e.strength == 0:
                 return Solved(place_of(self.counts_value()), self._first_strength0_move(order))
             # Places lie in [-top, top]: a window of exactly that cuts at a proven best.
-            top = sum(1 for p in range(1, players + 1) if p != root and not e.disqualified[p])
+            top = sum(1 for p in e.players_in_game() if p != root)
             if e.to_move != root:
                 return Solved(max(-top, min(top, self.value(-top, top))), -1)
             solved = self.root_search(order, -top, top, top)
@@ -321,7 +320,7 @@ class BombSolver:
         alone."""
         e = self.engine
         players = e.players
-        active = [p for p in range(1, players + 1) if not e.disqualified[p]]
+        active = e.players_in_game()
         stones = [e.counts[p] for p in range(players + 1)]
         bombs = [e.bombs[p] for p in range(players + 1)]
         others = e.cells - e.counts[HOLE] - sum(stones[p] for p in active)
@@ -448,11 +447,11 @@ def leaf_value(evaluator: Evaluator, root: int) -> int:
     if e.phase == OVER:
         return evaluator.evaluate(root)
     if e.strength > 0:
-        bombs = sum(e.bombs[p] for p in range(1, e.players + 1) if not e.disqualified[p])
+        bombs = sum(e.bombs[p] for p in e.players_in_game())
         if (e.cells - e.counts[HOLE]) ** bombs > LEAF_BUDGET:
             return evaluator.evaluate(root)
     solved = solver_for(evaluator).solve(root, LEAF_BUDGET)
     if solved is None:
         return evaluator.evaluate(root)
-    left = sum(1 for p in range(1, e.players + 1) if not e.disqualified[p] and p != root)
+    left = sum(1 for p in e.players_in_game() if p != root)
     return search_value(solved.value, left, evaluator.evaluate(root))

@@ -65,9 +65,8 @@ class Mcts:
         e = self.engine
         n = e.players
         counts = e.counts
-        disqualified = e.disqualified
         rewards = [0.0] * (n + 1)
-        alive = [p for p in range(1, n + 1) if not disqualified[p]]
+        alive = e.players_in_game()
         if len(alive) <= 1:
             for p in alive:
                 rewards[p] = 1.0
