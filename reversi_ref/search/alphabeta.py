@@ -28,6 +28,9 @@ player (RULES.md 3), so a leaf where the player to move can take one is not quie
 value (its stone counts) is what that player gets only if it declines.  At such a leaf the
 tile moves are searched as well (up to SWAP_PLIES of them in a row), and the player keeps the
 better of declining and taking.  Tiles are few, so the leaf test costs a few board reads.
+With `EvalConfig.selfish_swaps` (three or more players), an opponent takes a tile, in the tree
+and at a leaf, only where it gains stones by it: paranoid opponents would otherwise hand the
+root's stones on at any cost to themselves, and every line near a tile would look lost.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
@@ -131,6 +134,8 @@ class Searcher:
                  if code == CHOICE or code == INVERSION]
         self.swap_cells: List[int] = (
             swaps if config.swap_quiescence and len(swaps) <= MAX_SWAP_CELLS else [])
+        # Whether opponents take swap tiles only for a gain of their own (`selfish_swaps`).
+        self.selfish = bool(config.selfish_swaps and swaps and engine.players >= 3)
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -210,6 +215,29 @@ class Searcher:
         kept = [pm for pm in packed if not 1 <= board[(pm & MOVE_MASK) >> 5] < EXPANSION]
         return kept if kept else packed
 
+    def swap_gain(self, m: int) -> int:
+        """The stones the player to move gains by engine move `m` (made and taken back)."""
+        e = self.engine
+        p = e.to_move
+        before = e.counts[p]
+        e.make(m)
+        gain = e.counts[p] - before
+        e.unmake()
+        return gain
+
+    def without_selfless_swaps(self, packed: List[int]) -> List[int]:
+        """`packed` without the choice and inversion moves by which the player to move would
+        lose stones or gain none (`EvalConfig.selfish_swaps`), unless it has nothing else."""
+        board = self.engine.board
+        kept = []
+        for pm in packed:
+            m = pm & MOVE_MASK
+            code = board[m >> 5]
+            if (code == CHOICE or code == INVERSION) and self.swap_gain(m) <= 0:
+                continue
+            kept.append(pm)
+        return kept if kept else packed
+
     def reward(self, pm: int, depth: int, ply: int) -> None:
         """A move caused a cut-off: make it a killer and raise its history."""
         if self.config.use_killers and self.killers[2 * ply] != pm:
@@ -229,9 +257,29 @@ class Searcher:
         e = self.engine
         root = self.root
         packed = [(root << PLAYER_SHIFT) | m for m in e.legal_moves()]
-        if self.keep_overrides and e.overrides[root]:
+        if self.keep_overrides and e.overrides[root] and not self.swap_threat():
             packed = self.without_stone_overrides(packed)
         return self.order(packed, NO_MOVE, 0)
+
+    def swap_threat(self) -> bool:
+        """With `selfish_swaps`: whether an opponent could now take a choice or inversion
+        tile with a gain of its own.  The root then may spend an override stone to take the
+        tile's line away (on `comp2024_04_8p` only override moves did, stop 39)."""
+        if not self.selfish or not self.swap_cells:
+            return False
+        e = self.engine
+        natural = e.to_move
+        try:
+            for o in e.players_in_game():
+                if o == self.root:
+                    continue
+                set_mover(e, o)
+                for m in self.swap_moves():
+                    if self.swap_gain(m) > 0:
+                        return True
+        finally:
+            set_mover(e, natural)
+        return False
 
     def iterate(self, max_depth: int) -> Iterator[Tuple[int, int, int, int]]:
         """Search depth 1, 2, ..., max_depth; yield (depth, best engine move, value, nodes)
@@ -364,6 +412,8 @@ class Searcher:
         packed = [(p << PLAYER_SHIFT) | m for m in e.legal_moves()]
         if maximizing and self.keep_overrides and e.overrides[p]:
             packed = self.without_stone_overrides(packed)
+        elif not maximizing and self.selfish:
+            packed = self.without_selfless_swaps(packed)
         moves = self.order(packed, tt_move, ply) if len(packed) > 1 else packed
         alpha0 = alpha
         beta0 = beta
@@ -463,6 +513,8 @@ class Searcher:
         if not moves:
             return stand
         maximizing = e.to_move == root
+        if not maximizing and self.selfish:
+            moves = [m for m in moves if self.swap_gain(m) > 0]
         best = stand
         for m in moves:
             if (best >= beta) if maximizing else (best <= alpha):
