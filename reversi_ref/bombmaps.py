@@ -1,4 +1,4 @@
-"""Bombing-phase positions as map files, to test and measure bombing-phase play.
+"""Bombing-phase and late phase-1 positions as map files, to test and measure play there.
 
 A playout takes a map through phase 1 with random and greedy moves (the fast engine) and
 writes the position where the bombing phase begins as a map of its own: the board as it
@@ -13,6 +13,15 @@ phase 1, or when some hold none, the most any holds; a playout where nobody hold
 writes nothing.  Playouts are deterministic in the map and the seed.
 
     reversi-ref bombing-maps OUT_DIR MAP... [--playouts K] [--min-players N] [--max-cells N]
+
+`phase1-maps` writes instead the position where the playout has filled a given share of the
+cells that were free at the start (`--fill PCT`), still in phase 1: the board, every player
+the fewest override stones any holds then, and bombs counted as above (none when nobody holds
+one).  Player 1 moves first on it.  With `--swap-tiles` only positions with a choice or
+inversion tile left are written, for the end of phase 1 where such tiles hand whole stone
+sets around.
+
+    reversi-ref phase1-maps OUT_DIR MAP... --fill PCT [--swap-tiles] [--playouts K] ...
 
 MAP is a file or a bundled map's name, as everywhere.
 """
@@ -30,6 +39,7 @@ from .bundled import describe_os_error, load_map_argument
 from .cli import int_range
 from .engine import BUILD
 from .engine.core import Engine
+from .engine.tables import BONUS, CHOICE, EMPTY
 from .errors import ReversiError
 from .geometry import Map
 from .mapfile import format_map, read_map
@@ -73,6 +83,52 @@ def play_phase1(game_map: Map, seed: int) -> Optional[Engine]:
     return None if engine.phase == BUILD else engine
 
 
+def play_until_filled(game_map: Map, seed: int, fill: int) -> Optional[Engine]:
+    """An engine in phase 1 once the playout from `seed` (as in `play_phase1`) has placed
+    stones on `fill` per cent of the cells free at the start; None when phase 1 ends first."""
+    engine = Engine(game_map)
+    rng = random.Random(seed)
+    greedy = seed % 2 == 0
+    players = range(1, engine.players + 1)
+    start = sum(engine.counts[p] for p in players)
+    free = sum(1 for c in engine.board if c == EMPTY or CHOICE <= c <= BONUS)
+    target = start + (free * fill + 99) // 100
+    played = 0
+    while engine.phase == BUILD and played < MAX_MOVES:
+        if sum(engine.counts[p] for p in players) >= target:
+            return engine
+        moves = engine.legal_moves()
+        if greedy and rng.random() < GREEDY_SHARE:
+            engine.make(_greedy_move(engine, moves, rng))
+        else:
+            engine.make(rng.choice(moves))
+        played += 1
+    return None
+
+
+def _one_count(held: List[int]) -> int:
+    """The count every player gets: the fewest held, or when some hold none, the most."""
+    return min(held) if min(held) > 0 else max(held)
+
+
+def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
+    """The map text of the engine's phase-1 position with every player the fewest override
+    stones any holds and one bomb count; None when a player was disqualified, nobody could
+    move on it, or (`swap_tiles`) no choice or inversion tile is left."""
+    state = engine.to_state()
+    active = state.active_players()
+    if len(active) != state.players:
+        return None
+    if swap_tiles and not any(c in ("c", "i") for c in state.board):
+        return None
+    overrides = min(state.overrides[p - 1] for p in active)
+    bombs = _one_count([state.bombs[p - 1] for p in active])
+    text = format_map(replace(state.map, overrides=overrides, bombs=bombs, cells=state.board))
+    if Engine(read_map(text)).phase != BUILD:
+        return None
+    return text
+
+
 def bombing_map_text(engine: Engine) -> Optional[str]:
     """The map text of the engine's position (the start of the bombing phase) with no
     override stones and one bomb count for all; None when a player was disqualified, nobody
@@ -81,8 +137,7 @@ def bombing_map_text(engine: Engine) -> Optional[str]:
     active = state.active_players()
     if len(active) != state.players:
         return None
-    held = [state.bombs[p - 1] for p in active]
-    bombs = min(held) if min(held) > 0 else max(held)
+    bombs = _one_count([state.bombs[p - 1] for p in active])
     if bombs == 0:
         return None
     # The board as it stands under the map's own header, changed in the two counts.
@@ -101,15 +156,28 @@ def bombing_maps(game_map: Map, playouts: int) -> List[Tuple[int, Optional[str]]
     return found
 
 
+def phase1_maps(game_map: Map, playouts: int, fill: int, swap_tiles: bool = False
+                ) -> List[Tuple[int, Optional[str]]]:
+    """(seed, map text or None) of the phase-1 positions at `fill` per cent for seeds
+    0 .. playouts-1 on `game_map`."""
+    found: List[Tuple[int, Optional[str]]] = []
+    for seed in range(playouts):
+        engine = play_until_filled(game_map, seed, fill)
+        found.append((seed, None if engine is None else phase1_map_text(engine, swap_tiles)))
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
-    """The `bombing-maps` subcommand: write OUT_DIR/NAME_sSEED.map for every playout that
-    reaches the bombing phase; print one line per map; exit 1 when a map could not be read."""
+    """The `bombing-maps` and `phase1-maps` subcommands: write OUT_DIR/NAME_sSEED.map for
+    every playout that gives a position; print one line per map; exit 1 when a map could not
+    be read."""
+    command = "phase1-maps" if args.fill is not None else "bombing-maps"
     out = Path(args.out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        print("reversi-ref bombing-maps: cannot make %s: %s"
-              % (out, describe_os_error(error)), file=sys.stderr)
+        print("reversi-ref %s: cannot make %s: %s"
+              % (command, out, describe_os_error(error)), file=sys.stderr)
         return 1
     written = 0
     unread = 0
@@ -118,15 +186,22 @@ def run(args: argparse.Namespace) -> int:
             source, game_map = load_map_argument(name)
         except ReversiError as error:
             # One bad map in a directory's worth should not stop the others.
-            print("reversi-ref bombing-maps: left out, %s" % error, file=sys.stderr)
+            print("reversi-ref %s: left out, %s" % (command, error), file=sys.stderr)
             unread += 1
             continue
         stem = Path(source.label).stem
-        if game_map.players < args.min_players or game_map.bombs == 0 \
+        if args.fill is not None:
+            if game_map.players < args.min_players \
+                    or game_map.width * game_map.height > args.max_cells:
+                print("%s: left out (players or size)" % stem)
+                continue
+            results = phase1_maps(game_map, args.playouts, args.fill, args.swap_tiles)
+        elif game_map.players < args.min_players or game_map.bombs == 0 \
                 or game_map.width * game_map.height > args.max_cells:
             print("%s: left out (players, bombs in the header or size)" % stem)
             continue
-        results = bombing_maps(game_map, args.playouts)
+        else:
+            results = bombing_maps(game_map, args.playouts)
         kept = 0
         for seed, text in results:
             if text is None:
@@ -135,8 +210,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 target.write_text(text)
             except OSError as error:
-                print("reversi-ref bombing-maps: cannot write %s: %s"
-                      % (target, describe_os_error(error)), file=sys.stderr)
+                print("reversi-ref %s: cannot write %s: %s"
+                      % (command, target, describe_os_error(error)), file=sys.stderr)
                 return 1
             kept += 1
         written += kept
@@ -145,14 +220,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unread else 0
 
 
-def register(subparsers: Any) -> None:
-    """Add the `bombing-maps` subcommand."""
-    parser = subparsers.add_parser(
-        "bombing-maps", help="write bombing-phase positions of maps as maps of their own",
-        description="Play phase 1 of each MAP with random and greedy moves and write the "
-                    "position where the bombing phase begins as OUT_DIR/NAME_sSEED.map (no "
-                    "override stones, one bomb count for all): a game on it starts with "
-                    "the first bomb, on our server or the official one.")
+def _common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out_dir", metavar="OUT_DIR")
     parser.add_argument("maps", nargs="+", metavar="MAP")
     parser.add_argument("--playouts", type=int_range(1), default=2, metavar="K",
@@ -161,7 +229,31 @@ def register(subparsers: Any) -> None:
                         help="leave out maps for fewer players")
     parser.add_argument("--max-cells", type=int_range(1), default=1000 * 1000, metavar="N",
                         help="leave out maps with more cells (width times height)")
+
+
+def register(subparsers: Any) -> None:
+    """Add the `bombing-maps` and `phase1-maps` subcommands."""
+    parser = subparsers.add_parser(
+        "bombing-maps", help="write bombing-phase positions of maps as maps of their own",
+        description="Play phase 1 of each MAP with random and greedy moves and write the "
+                    "position where the bombing phase begins as OUT_DIR/NAME_sSEED.map (no "
+                    "override stones, one bomb count for all): a game on it starts with "
+                    "the first bomb, on our server or the official one.")
+    _common_arguments(parser)
+    parser.set_defaults(func=run, fill=None, swap_tiles=False)
+    parser = subparsers.add_parser(
+        "phase1-maps", help="write late phase-1 positions of maps as maps of their own",
+        description="Play phase 1 of each MAP with random and greedy moves until PCT per "
+                    "cent of its free cells hold stones and write that position as "
+                    "OUT_DIR/NAME_sSEED.map (every player the fewest override stones any "
+                    "holds, one bomb count for all; player 1 moves first).")
+    _common_arguments(parser)
+    parser.add_argument("--fill", type=int_range(1, 99), required=True, metavar="PCT",
+                        help="the share of the cells free at the start that holds stones")
+    parser.add_argument("--swap-tiles", action="store_true",
+                        help="only positions with a choice or inversion tile left")
     parser.set_defaults(func=run)
 
 
-__all__ = ["bombing_map_text", "bombing_maps", "play_phase1"]
+__all__ = ["bombing_map_text", "bombing_maps", "phase1_map_text", "phase1_maps", "play_phase1",
+           "play_until_filled"]

@@ -1,4 +1,5 @@
-"""`bombing-maps`: phase-1 playouts written as maps whose game starts at the first bomb."""
+"""`bombing-maps` and `phase1-maps`: phase-1 playouts written as maps whose game starts at the
+first bomb, or late in phase 1."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from reversi_ref import initial_state, legal_moves
-from reversi_ref.bombmaps import bombing_map_text, play_phase1
+from reversi_ref.bombmaps import (bombing_map_text, phase1_map_text, play_phase1,
+                                  play_until_filled)
 from reversi_ref.cli import main
 from reversi_ref.mapfile import read_map, read_map_file
-from reversi_ref.state import BOMB
+from reversi_ref.state import BOMB, BUILD
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 
@@ -70,3 +72,54 @@ def test_output_directory_that_is_a_file_is_an_error(
     assert main(["bombing-maps", str(taken), "sparks3p"]) == 1
     err = capsys.readouterr().err
     assert "cannot make" in err and "taken" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["sparks3p", "carnival4p"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_phase1_map_is_the_playout_board_at_the_fill(name: str, seed: int) -> None:
+    """`phase1-maps`: the playout stops once it has placed stones on at least `fill` per cent
+    of the cells free at the start (counted here on the readable rules' boards), and the
+    written map holds that board, every player the fewest override stones any holds, with a
+    building move to play (RULES.md 3)."""
+    game_map = read_map_file(MAPS / (name + ".map"))
+    engine = play_until_filled(game_map, seed, 60)
+    assert engine is not None
+    text = phase1_map_text(engine)
+    assert text is not None
+    start = initial_state(game_map)
+    state = engine.to_state()
+    free = sum(1 for c in start.board if c in ("0", "c", "i", "b"))
+    stones = [sum(1 for c in board if c.isdigit() and c != "0")
+              for board in (start.board, state.board)]
+    assert free * 60 <= (stones[1] - stones[0]) * 100 < free * 60 + 100 * game_map.players
+    assert text.split("\n")[1] == str(min(state.overrides))
+    written = read_map(text)
+    assert written.cells == state.board
+    position = initial_state(written)
+    assert position.phase == BUILD and legal_moves(position)
+    assert text == phase1_map_text(play_until_filled(game_map, seed, 60))  # type: ignore[arg-type]
+
+
+def test_swap_tiles_keeps_only_positions_with_a_tile_left() -> None:
+    """With `swap_tiles`, a board without choice or inversion tiles writes nothing."""
+    engine = play_until_filled(read_map_file(MAPS / "othello8x8.map"), 0, 50)
+    assert engine is not None
+    assert phase1_map_text(engine) is not None
+    assert phase1_map_text(engine, swap_tiles=True) is None
+    tiled = play_until_filled(read_map_file(MAPS / "carnival4p.map"), 0, 10)
+    assert tiled is not None and phase1_map_text(tiled, swap_tiles=True) is not None
+
+
+def test_phase1_command_and_its_bad_fill(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The command writes NAME_sSEED.map as `phase1_map_text` gives it; a fill outside 1..99
+    is a usage error with one line, no traceback."""
+    out = tmp_path / "out"
+    assert main(["phase1-maps", str(out), "sparks3p", "--fill", "60", "--playouts", "1"]) == 0
+    assert (out / "sparks3p_s0.map").read_text() == phase1_map_text(
+        play_until_filled(read_map_file(MAPS / "sparks3p.map"), 0, 60))  # type: ignore[arg-type]
+    with pytest.raises(SystemExit) as stop:
+        main(["phase1-maps", str(out), "sparks3p", "--fill", "100"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--fill" in err and "Traceback" not in err
