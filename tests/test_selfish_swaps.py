@@ -18,7 +18,8 @@ from helpers import build
 from reversi_ref import Move, legal_moves, play
 from reversi_ref.engine import Engine
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.search.alphabeta import MOVE_MASK, PARANOID, PLAYER_SHIFT, Searcher
+from reversi_ref.search.alphabeta import (MAX_SWAP_CELLS, MOVE_MASK, PARANOID, PLAYER_SHIFT,
+                                         Searcher)
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.evaluate import Evaluator
@@ -160,3 +161,12 @@ def test_a_selfless_swap_is_no_threat() -> None:
     assert [_counts(play(state, m)) for m in legal_moves(state)] == [(13, 1, 7)]
     assert _counts(state) == (2, 8, 10)
     assert _root_targets(NO_GAIN, SELFISH) == [Move(7, 0)]
+
+
+def test_not_selfish_where_swap_quiescence_is_off() -> None:
+    """On maps with more than MAX_SWAP_CELLS tiles (or with swap quiescence off) the switch
+    does nothing, as the quiescence does nothing there."""
+    many = ROW + " - " + " ".join("ci"[i % 2] for i in range(MAX_SWAP_CELLS))
+    assert not _searcher(build(many, players=3), SELFISH).selfish
+    off = replace(SELFISH, swap_quiescence=False)
+    assert not _searcher(build(ROW, players=3), off).selfish

@@ -134,8 +134,9 @@ class Searcher:
                  if code == CHOICE or code == INVERSION]
         self.swap_cells: List[int] = (
             swaps if config.swap_quiescence and len(swaps) <= MAX_SWAP_CELLS else [])
-        # Whether opponents take swap tiles only for a gain of their own (`selfish_swaps`).
-        self.selfish = bool(config.selfish_swaps and swaps and engine.players >= 3)
+        # Whether opponents take swap tiles only for a gain of their own (`selfish_swaps`);
+        # on the maps where swap quiescence is on, for the same reason of cost.
+        self.selfish = bool(config.selfish_swaps and self.swap_cells and engine.players >= 3)
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -265,7 +266,7 @@ class Searcher:
         """With `selfish_swaps`: whether an opponent could now take a choice or inversion
         tile with a gain of its own.  The root then may spend an override stone to take the
         tile's line away (on `comp2024_04_8p` only override moves did, stop 39)."""
-        if not self.selfish or not self.swap_cells:
+        if not self.selfish:
             return False
         e = self.engine
         natural = e.to_move

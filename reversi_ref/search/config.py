@@ -95,12 +95,13 @@ class EvalConfig:
     # the root among equals) instead of paranoid; the paranoid exact solve is kept only when
     # it proves first place.  `ai_trivial` bombed so in 326 of 402 observed bombs.
     bomb_destroyers: bool = False
-    # Paranoid search with three or more players: an opponent takes a choice or inversion
-    # tile only where it gains stones by it.  An inversion by anybody hands the root's stones
-    # to the next player, so a paranoid opponent would take one at any cost to itself, and
-    # every line near a tile looks lost: on `comp2024_04_8p` (stop 39) all root moves scored
-    # about -30,000 whether or not the next player could invert, because the player after it
-    # could, at a loss of its own.
+    # Paranoid search with three or more players, on maps where swap quiescence is on: an
+    # opponent takes a choice or inversion tile only where it gains stones by it, and while
+    # one could, the root may spend an override stone it keeps (`keep_overrides`).  An
+    # inversion by anybody hands the root's stones to the next player, so a paranoid opponent
+    # would take one at any cost to itself, and every line near a tile looks lost: on
+    # `comp2024_04_8p` (stop 39) all root moves scored about -30,000 whether or not the next
+    # player could invert, because the player after it could, at a loss of its own.
     selfish_swaps: bool = False
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
