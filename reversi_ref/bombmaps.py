@@ -33,7 +33,7 @@ import random
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .bundled import describe_os_error, load_map_argument
 from .cli import int_range
@@ -66,20 +66,26 @@ def _greedy_move(engine: Engine, moves: List[int], rng: random.Random) -> int:
     return best
 
 
-def play_phase1(game_map: Map, seed: int) -> Optional[Engine]:
-    """An engine at the start of the bombing phase after a phase-1 playout from `seed`
-    (greedy for even seeds, random for odd ones); None when it does not get there."""
-    engine = Engine(game_map)
+def _playout(engine: Engine, seed: int, done: Callable[[Engine], bool]) -> None:
+    """Play phase 1 on `engine` from `seed` (mostly greedy moves for even seeds, random ones
+    for odd seeds) until it ends, `done(engine)` holds or MAX_MOVES have been played."""
     rng = random.Random(seed)
     greedy = seed % 2 == 0
     played = 0
-    while engine.phase == BUILD and played < MAX_MOVES:
+    while engine.phase == BUILD and played < MAX_MOVES and not done(engine):
         moves = engine.legal_moves()
         if greedy and rng.random() < GREEDY_SHARE:
             engine.make(_greedy_move(engine, moves, rng))
         else:
             engine.make(rng.choice(moves))
         played += 1
+
+
+def play_phase1(game_map: Map, seed: int) -> Optional[Engine]:
+    """An engine at the start of the bombing phase after a phase-1 playout from `seed`
+    (greedy for even seeds, random for odd ones); None when it does not get there."""
+    engine = Engine(game_map)
+    _playout(engine, seed, lambda _: False)
     return None if engine.phase == BUILD else engine
 
 
@@ -87,23 +93,15 @@ def play_until_filled(game_map: Map, seed: int, fill: int) -> Optional[Engine]:
     """An engine in phase 1 once the playout from `seed` (as in `play_phase1`) has placed
     stones on `fill` per cent of the cells free at the start; None when phase 1 ends first."""
     engine = Engine(game_map)
-    rng = random.Random(seed)
-    greedy = seed % 2 == 0
     players = range(1, engine.players + 1)
-    start = sum(engine.counts[p] for p in players)
+
+    def stones(e: Engine) -> int:
+        return sum(e.counts[p] for p in players)
+
     free = sum(1 for c in engine.board if c == EMPTY or CHOICE <= c <= BONUS)
-    target = start + (free * fill + 99) // 100
-    played = 0
-    while engine.phase == BUILD and played < MAX_MOVES:
-        if sum(engine.counts[p] for p in players) >= target:
-            return engine
-        moves = engine.legal_moves()
-        if greedy and rng.random() < GREEDY_SHARE:
-            engine.make(_greedy_move(engine, moves, rng))
-        else:
-            engine.make(rng.choice(moves))
-        played += 1
-    return None
+    target = stones(engine) + (free * fill + 99) // 100
+    _playout(engine, seed, lambda e: stones(e) >= target)
+    return engine if engine.phase == BUILD and stones(engine) >= target else None
 
 
 def _one_count(held: List[int]) -> int:
