@@ -43,6 +43,7 @@ from .engine.tables import BONUS, CHOICE, EMPTY
 from .errors import ReversiError
 from .geometry import Map
 from .mapfile import format_map, read_map
+from .state import GameState
 
 # A playout takes the move that captures most with this probability, else a random one; the
 # greedy move is the best of at most GREEDY_SAMPLE legal moves.  Even seeds play so, odd
@@ -109,6 +110,13 @@ def _one_count(held: List[int]) -> int:
     return min(held) if min(held) > 0 else max(held)
 
 
+def _map_text(state: GameState, overrides: int, bombs: int) -> Tuple[str, int]:
+    """The text of `state`'s board under its map's own header with every player `overrides`
+    override stones and `bombs` bombs, and the phase a game on it starts in."""
+    text = format_map(replace(state.map, overrides=overrides, bombs=bombs, cells=state.board))
+    return text, Engine(read_map(text)).phase
+
+
 def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
     """The map text of the engine's phase-1 position with every player the fewest override
     stones any holds and one bomb count; None when a player was disqualified, nobody could
@@ -119,12 +127,9 @@ def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
         return None
     if swap_tiles and not any(c in ("c", "i") for c in state.board):
         return None
-    overrides = min(state.overrides[p - 1] for p in active)
-    bombs = _one_count([state.bombs[p - 1] for p in active])
-    text = format_map(replace(state.map, overrides=overrides, bombs=bombs, cells=state.board))
-    if Engine(read_map(text)).phase != BUILD:
-        return None
-    return text
+    text, phase = _map_text(state, min(state.overrides[p - 1] for p in active),
+                            _one_count([state.bombs[p - 1] for p in active]))
+    return text if phase == BUILD else None
 
 
 def bombing_map_text(engine: Engine) -> Optional[str]:
@@ -138,11 +143,8 @@ def bombing_map_text(engine: Engine) -> Optional[str]:
     bombs = _one_count([state.bombs[p - 1] for p in active])
     if bombs == 0:
         return None
-    # The board as it stands under the map's own header, changed in the two counts.
-    text = format_map(replace(state.map, overrides=0, bombs=bombs, cells=state.board))
-    if Engine(read_map(text)).phase == BUILD:
-        return None
-    return text
+    text, phase = _map_text(state, 0, bombs)
+    return None if phase == BUILD else text
 
 
 def bombing_maps(game_map: Map, playouts: int) -> List[Tuple[int, Optional[str]]]:

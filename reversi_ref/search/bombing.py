@@ -36,7 +36,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ..engine import BOMB
 from ..engine.core import Engine
-from .endgame import search_value, solver_for
+from .endgame import bombs_left, search_value, solver_for
 from .evaluate import INFINITY, Evaluator
 from .timing import NO_DEADLINE, Clock
 
@@ -211,11 +211,6 @@ def _solve_exactly(evaluator: Evaluator, root: int, order: List[int], start: flo
     engine.unmake()
     return BombChoice(solved.move, search_value(solved.value, others, tiebreak),
                       solver.blasts, True, left)
-
-
-def bombs_left(engine: Engine) -> int:
-    """How many bombs the players still in the game hold (the bombing phase's length)."""
-    return sum(engine.bombs[p] for p in engine.players_in_game())
 
 
 def root_candidates(engine: Engine, root: int, beam: List[int], deadline: float = NO_DEADLINE,

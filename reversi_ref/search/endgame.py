@@ -439,6 +439,11 @@ def solver_for(evaluator: Evaluator) -> BombSolver:
 LEAF_BUDGET = 400
 
 
+def bombs_left(engine: Engine) -> int:
+    """How many bombs the players still in the game hold (the bombing phase's length)."""
+    return sum(engine.bombs[p] for p in engine.players_in_game())
+
+
 def leaf_value(evaluator: Evaluator, root: int) -> int:
     """The search value of a position at the end of phase 1 (or later) for `root`: the
     bombing phase solved exactly (on places, the evaluation breaking ties) when that is in
@@ -446,10 +451,8 @@ def leaf_value(evaluator: Evaluator, root: int) -> int:
     e = evaluator.engine
     if e.phase == OVER:
         return evaluator.evaluate(root)
-    if e.strength > 0:
-        bombs = sum(e.bombs[p] for p in e.players_in_game())
-        if (e.cells - e.counts[HOLE]) ** bombs > LEAF_BUDGET:
-            return evaluator.evaluate(root)
+    if e.strength > 0 and (e.cells - e.counts[HOLE]) ** bombs_left(e) > LEAF_BUDGET:
+        return evaluator.evaluate(root)
     solved = solver_for(evaluator).solve(root, LEAF_BUDGET)
     if solved is None:
         return evaluator.evaluate(root)
