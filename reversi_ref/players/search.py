@@ -125,7 +125,7 @@ class SearchPlayer(Player):
         if len(moves) > 1 or time_ms <= 0:
             counts: List[int] = []  # the nodes of each completed iteration
             start = self.clock()
-            for reached, best, value, nodes in searcher.iterate(max_depth):
+            for reached, best, value, nodes in searcher.iterate(max_depth, moves):
                 now = self.clock()
                 counts.append(nodes - sum(counts))
                 # A decisive value is a proven result: deeper iterations cannot change it.

@@ -282,13 +282,16 @@ class Searcher:
             set_mover(e, natural)
         return False
 
-    def iterate(self, max_depth: int) -> Iterator[Tuple[int, int, int, int]]:
+    def iterate(self, max_depth: int, moves: Optional[List[int]] = None
+                ) -> Iterator[Tuple[int, int, int, int]]:
         """Search depth 1, 2, ..., max_depth; yield (depth, best engine move, value, nodes)
-        after each completed depth.  Stops early when the deadline passes."""
+        after each completed depth.  Stops early when the deadline passes.  `moves` are the
+        packed root moves from `root_moves()` when the caller has them already."""
         e = self.engine
         if e.phase != BUILD or e.to_move != self.root:
             return
-        moves = self.root_moves()
+        if moves is None:
+            moves = self.root_moves()
         if not moves:
             return
         previous = 0
