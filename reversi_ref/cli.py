@@ -36,6 +36,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.human",
     "reversi_ref.tournament",
     "reversi_ref.arena",
+    "reversi_ref.arenacompare",
     "reversi_ref.tune",
     "reversi_ref.render.cli",
     "reversi_ref.specs",

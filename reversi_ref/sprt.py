@@ -99,6 +99,16 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> Tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def sign_test(higher: int, lower: int) -> float:
+    """Two-sided exact sign test: the probability, with each differing pair equally likely
+    to go either way, of a split at least as uneven as `higher` against `lower`."""
+    n = higher + lower
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(higher, lower) + 1))
+    return min(1.0, 2.0 * tail / 2.0 ** n)
+
+
 class Verdict(NamedTuple):
     """Where a test stands: "H0", "H1" or "" (go on), the LLR and the counts."""
 
