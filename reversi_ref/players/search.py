@@ -93,10 +93,18 @@ class SearchPlayer(Player):
         self._searcher(context.load(state))
         context.prepare_seconds = self.clock() - start
 
+    def mode_for(self, players: int) -> str:
+        """The search mode on a map with `players` players (`EvalConfig.brs_players`)."""
+        switch = self.config.brs_players
+        if self.mode == PARANOID and switch > 0 and players >= switch:
+            return BRS
+        return self.mode
+
     def _searcher(self, evaluator: Evaluator) -> Searcher:
         searcher = self.searcher
         if searcher is None or searcher.evaluator is not evaluator:
-            searcher = Searcher(evaluator.engine, evaluator, self.config, self.mode, self.clock)
+            mode = self.mode_for(evaluator.engine.players)
+            searcher = Searcher(evaluator.engine, evaluator, self.config, mode, self.clock)
             self.searcher = searcher
         return searcher
 

@@ -103,6 +103,11 @@ class EvalConfig:
     # `comp2024_04_8p` (stop 39) all root moves scored about -30,000 whether or not the next
     # player could invert, because the player after it could, at a loss of its own.
     selfish_swaps: bool = False
+    # The `search` player (paranoid) searches by best-reply search (`brs`) instead on maps
+    # with at least this many players (0 = never).  With many players a paranoid tree of a
+    # few plies holds only opponents' moves after the root's first; best-reply search
+    # alternates the root's moves with one reply of the strongest opponent.
+    brs_players: int = 0
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
     # evaluation only.
