@@ -14,8 +14,8 @@ import argparse
 import json
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .cli import UsageError
 from .arena import SetupError
+from .cli import UsageError
 from .sprt import sign_test
 
 Record = Dict[str, Any]
@@ -99,20 +99,39 @@ def group_of(players: int) -> str:
     return "%d" % players if players <= 4 else "5-8"
 
 
+def change(a: Outcome, b: Outcome) -> int:
+    """1 when the second run's points are higher, -1 when lower, 0 when the same."""
+    if b.points > a.points + 1e-9:
+        return 1
+    return -1 if b.points < a.points - 1e-9 else 0
+
+
+class Row:
+    """The counts of one line of the table."""
+
+    def __init__(self) -> None:
+        self.games = self.first_a = self.first_b = self.higher = self.lower = 0
+        self.points_a = self.points_b = 0.0
+
+    def add(self, a: Outcome, b: Outcome) -> None:
+        """Count one pair of games."""
+        self.games += 1
+        self.first_a += a.first
+        self.first_b += b.first
+        self.points_a += a.points
+        self.points_b += b.points
+        moved = change(a, b)
+        self.higher += moved > 0
+        self.lower += moved < 0
+
+
 def table(comparison: Comparison, names: Tuple[str, str]) -> List[str]:
     """The per-player-count table, the sign tests and the games that differ."""
     a_name, b_name = names
-    rows: Dict[str, List[float]] = {}
+    rows: Dict[str, Row] = {}
     for _, players, a, b in comparison.pairs:
-        for group in (group_of(players), "all"):
-            row = rows.setdefault(group, [0, 0, 0, 0.0, 0.0, 0, 0])
-            row[0] += 1
-            row[1] += a.first
-            row[2] += b.first
-            row[3] += a.points
-            row[4] += b.points
-            row[5] += b.points > a.points + 1e-9
-            row[6] += b.points < a.points - 1e-9
+        rows.setdefault(group_of(players), Row()).add(a, b)
+        rows.setdefault("all", Row()).add(a, b)
     width = max(len(a_name), len(b_name), 6)
     lines = ["%-8s %5s  %*s %*s  %*s %*s  %s" % (
         "players", "games", width, "first", width, "first", width, "points", width, "points",
@@ -124,18 +143,17 @@ def table(comparison: Comparison, names: Tuple[str, str]) -> List[str]:
     for group in order + (["all"] if rows else []):
         r = rows[group]
         lines.append("%-8s %5d  %*d %*d  %*.2f %*.2f  %d / %d" % (
-            group, r[0], width, r[1], width, r[2], width, r[3], width, r[4], r[5], r[6]))
-    up_first = [k for k, _, a, b in comparison.pairs if b.first and not a.first]
-    down_first = [k for k, _, a, b in comparison.pairs if a.first and not b.first]
-    up = [k for k, _, a, b in comparison.pairs if b.points > a.points + 1e-9]
-    down = [k for k, _, a, b in comparison.pairs if b.points < a.points - 1e-9]
+            group, r.games, width, r.first_a, width, r.first_b, width, r.points_a, width,
+            r.points_b, r.higher, r.lower))
+    total = rows.get("all", Row())
+    up_first = sum(b.first and not a.first for _, _, a, b in comparison.pairs)
+    down_first = sum(a.first and not b.first for _, _, a, b in comparison.pairs)
     lines.append("first place in one only: %s %d, %s %d (sign test, two-sided p = %.3f)"
-                 % (b_name, len(up_first), a_name, len(down_first),
-                    sign_test(len(up_first), len(down_first))))
+                 % (b_name, up_first, a_name, down_first, sign_test(up_first, down_first)))
     lines.append("points differ in %d of %d games: %s higher in %d, lower in %d "
                  "(sign test, two-sided p = %.3f)"
-                 % (len(up) + len(down), len(comparison.pairs), b_name, len(up), len(down),
-                    sign_test(len(up), len(down))))
+                 % (total.higher + total.lower, total.games, b_name, total.higher,
+                    total.lower, sign_test(total.higher, total.lower)))
     failed_a = sum(a.failed for _, _, a, _ in comparison.pairs)
     failed_b = sum(b.failed for _, _, _, b in comparison.pairs)
     lines.append("ours timed out or disqualified: %s %d, %s %d" % (a_name, failed_a, b_name,
@@ -145,12 +163,13 @@ def table(comparison: Comparison, names: Tuple[str, str]) -> List[str]:
                         ("not finished in one of them", comparison.unfinished)):
         if keys:
             lines.append("%s (%d, left out): %s" % (label, len(keys), " ".join(keys)))
-    if up or down:
+    if total.higher or total.lower:
         lines.append("games whose points differ (%s -> %s):" % (a_name, b_name))
         for key, _, a, b in comparison.pairs:
-            if abs(a.points - b.points) > 1e-9:
-                lines.append("  %s %s %.2f -> %.2f" % ("+" if b.points > a.points else "-",
-                                                      key, a.points, b.points))
+            moved = change(a, b)
+            if moved:
+                lines.append("  %s %s %.2f -> %.2f" % ("+" if moved > 0 else "-", key,
+                                                      a.points, b.points))
     return lines
 
 
