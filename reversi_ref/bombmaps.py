@@ -17,9 +17,10 @@ writes nothing.  Playouts are deterministic in the map and the seed.
 `phase1-maps` writes instead the position where the playout has filled a given share of the
 cells that were free at the start (`--fill PCT`), still in phase 1: the board, every player
 the fewest override stones any holds then, and bombs counted as above (none when nobody holds
-one).  Player 1 moves first on it.  With `--swap-tiles` only positions with a choice or
-inversion tile left are written, for the end of phase 1 where such tiles hand whole stone
-sets around.
+one).  Player 1 moves first on it.  A position where some player has no stone left is not
+written: that player may not move again before phase 1 ends.  With `--swap-tiles` only
+positions with a choice or inversion tile left are written, for the end of phase 1 where such
+tiles hand whole stone sets around.
 
     reversi-ref phase1-maps OUT_DIR MAP... --fill PCT [--swap-tiles] [--playouts K] ...
 
@@ -119,11 +120,16 @@ def _map_text(state: GameState, overrides: int, bombs: int) -> Tuple[str, int]:
 
 def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
     """The map text of the engine's phase-1 position with every player the fewest override
-    stones any holds and one bomb count; None when a player was disqualified, nobody could
-    move on it, or (`swap_tiles`) no choice or inversion tile is left."""
+    stones any holds and one bomb count; None when a player was disqualified or has no stone
+    on the board, nobody could move on it, or (`swap_tiles`) no choice or inversion tile is
+    left."""
     state = engine.to_state()
     active = state.active_players()
     if len(active) != state.players:
+        return None
+    # A player without a stone has no move until another player's swap tile hands it some,
+    # often not before phase 1 ends: a game in its seat would measure only the others.
+    if any(str(p) not in state.board for p in active):
         return None
     if swap_tiles and not any(c in ("c", "i") for c in state.board):
         return None

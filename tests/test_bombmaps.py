@@ -11,6 +11,7 @@ from reversi_ref import initial_state, legal_moves
 from reversi_ref.bombmaps import (bombing_map_text, phase1_map_text, play_phase1,
                                   play_until_filled)
 from reversi_ref.cli import main
+from reversi_ref.engine.core import Engine
 from reversi_ref.mapfile import read_map, read_map_file
 from reversi_ref.state import BOMB, BUILD
 
@@ -75,7 +76,7 @@ def test_output_directory_that_is_a_file_is_an_error(
 
 
 @pytest.mark.parametrize("name", ["sparks3p", "carnival4p"])
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [2, 5])  # a greedy and a random playout, every player left
 def test_phase1_map_is_the_playout_board_at_the_fill(name: str, seed: int) -> None:
     """`phase1-maps`: the playout stops once it has placed stones on at least `fill` per cent
     of the cells free at the start (counted here on the readable rules' boards), and the
@@ -98,6 +99,27 @@ def test_phase1_map_is_the_playout_board_at_the_fill(name: str, seed: int) -> No
     position = initial_state(written)
     assert position.phase == BUILD and legal_moves(position)
     assert text == phase1_map_text(play_until_filled(game_map, seed, 60))  # type: ignore[arg-type]
+
+
+# Three players on a 4x4 board; player 3's only stone is the one in the corner.
+WITH_EVERY_PLAYER = """3
+0
+0 0
+4 4
+0 0 0 0
+0 1 2 0
+0 2 1 0
+0 0 0 3
+"""
+
+
+def test_a_player_without_stones_writes_nothing() -> None:
+    """A position where some player has no stone on the board is left out: in that seat the
+    game would be decided by the others alone.  The same board with the stone is written."""
+    engine = Engine(read_map(WITH_EVERY_PLAYER))
+    assert phase1_map_text(engine) is not None
+    engine = Engine(read_map(WITH_EVERY_PLAYER.replace("0 0 0 3", "0 0 0 0")))
+    assert phase1_map_text(engine) is None
 
 
 def test_swap_tiles_keeps_only_positions_with_a_tile_left() -> None:
