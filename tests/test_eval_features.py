@@ -98,6 +98,16 @@ def test_access_counts_free_cells_next_to_stones() -> None:
     assert _gain(state, 1, access=(1000, 1000)) == 500
 
 
+def test_frontier_counts_own_free_neighbours_against() -> None:
+    """Two players, `0 1 1 0 2 -`: the free cell on the left is next to player 1 only, the one
+    in the middle next to both, so player 1's frontier is 2 and player 2's is 1.  Root 1:
+    600 (1 - 2) / (2 + 1 + 2) = -120; root 2: +120.  With three players it is off."""
+    state = build("0 1 1 0 2 -")
+    assert _gain(state, 1, frontier=(600, 600)) == -120
+    assert _gain(state, 2, frontier=(600, 600)) == 120
+    assert _gain(build("0 1 1 0 2 3", players=3), 1, frontier=(600, 600)) == 0
+
+
 @pytest.mark.parametrize("cells,to_move,expected", [
     ("1 2 0 0 0", 1, 300),          # three free cells, root to move: root moves last
     ("1 2 0 0", 1, -300),           # two: the opponent does
@@ -187,6 +197,7 @@ def _positions(name: str) -> Iterable[GameState]:
 
 
 ALL_ON = replace(DEFAULT_CONFIG, shut_in=(3000, 1000), access=(800, 200), parity=(0, 400),
+                 frontier=(600, 200),
                  stable=(200, 100), bomb_late=(0, 800))
 
 
@@ -290,3 +301,29 @@ def test_an_override_is_kept_for_the_end_rather_than_spent_for_one_stone_more() 
 
     assert best(replace(DEFAULT_CONFIG, override=(350, 600))) == (7, 0)
     assert best(DEFAULT_CONFIG) == (3, 0)
+
+
+@pytest.mark.parametrize("name", ["octagon8p.map", "labyrinth50x50.map"])
+def test_access_from_the_front_list_is_the_whole_board_count(name: str) -> None:
+    """On boards large enough for the engine to keep its front list, access counted over that
+    list is the count over every cell, for every root, along a random game."""
+    import random
+    from pathlib import Path
+    from reversi_ref.mapfile import read_map
+    from reversi_ref.engine import BUILD
+    game_map = read_map((Path(__file__).resolve().parents[1] / "maps" / name).read_text())
+    engine = Engine(game_map)
+    assert engine.front_on
+    evaluator = Evaluator(engine, MapAnalysis(game_map), OFF)
+    rng = random.Random(9)
+    compared = 0
+    while engine.phase == BUILD and compared < 40:
+        engine.make(rng.choice(engine.legal_moves()))
+        compared += 1
+        roots = range(1, engine.players + 1)
+        kept = [evaluator.access_term(root, 1000) for root in roots]
+        engine.front_on = False
+        counted = [evaluator.access_term(root, 1000) for root in roots]
+        engine.front_on = True
+        assert kept == counted
+    assert compared == 40

@@ -64,6 +64,11 @@ class EvalConfig:
     # hands again and again: on `comp2022_04_3p` every corner-like cell holds a start stone,
     # and spending override stones on them early left us shut in (100 = as for two players).
     corner_overridable: int = 100
+    # Two players: the frontier, the free cells next to a player's stones (`access` above),
+    # as (opponent's - own) / (own + opponent's + 2) times this weight.  Free cells next to
+    # the opponent's stones are where our next moves can come from, those next to ours are
+    # where its moves can (potential mobility, a classic Othello feature).
+    frontier: Ramp = (0, 0)
     # Two players: the player to move is worth this much when the free cells of the regions
     # still contested (holes cut a map into regions; one with stones of both players) are
     # odd in number, so that it would take the last of them with no passes.

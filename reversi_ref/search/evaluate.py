@@ -20,7 +20,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 from __future__ import annotations
 
 import random
-from typing import Dict, List
+from typing import Dict, Iterable, List
 
 from ..engine import BOMB, OVER
 from ..engine.core import Engine
@@ -257,14 +257,18 @@ class Evaluator:
         if e.players >= 3:
             w_shut = ramp(cfg.shut_in, progress)
             w_access = ramp(cfg.access, progress)
-        elif cfg.parity != (0, 0):
-            value += self.parity_term(root, ramp(cfg.parity, progress))
-        if w_mobility or w_shut:
+        else:
+            if cfg.parity != (0, 0):
+                value += self.parity_term(root, ramp(cfg.parity, progress))
+            # The frontier is access with the sign turned: own free neighbours count against.
+            w_access = -ramp(cfg.frontier, progress)
+        if w_mobility or w_shut or w_access:
             reach = abs(w_mobility) + abs(w_shut) + abs(w_access)
             if value - reach >= beta:
                 return value - reach
             if value + reach <= alpha:
                 return value + reach
+        if w_mobility or w_shut:
             value += self.mobility_term(root, w_mobility, w_shut)
         if w_access:
             value += self.access_term(root, w_access)
@@ -316,7 +320,9 @@ class Evaluator:
         everyone = (1 << (n + 1)) - 2
         # Free cells by the set of players next to them; few distinct sets.
         tally: Dict[int, int] = {}
-        for t in range(e.cells):
+        # On large boards the engine keeps exactly these cells in its front list.
+        cells: Iterable[int] = e.front if e.front_on else range(e.cells)
+        for t in cells:
             if adjacent[t] == 0 or not free[board[t]]:
                 continue
             found = 0
