@@ -20,6 +20,7 @@ from reversi_ref.state import GameState, Move
 
 # Every new weight at zero: the evaluation as it was before these features.
 OFF = replace(DEFAULT_CONFIG, shut_in=(0, 0), access=(0, 0), parity=(0, 0), stable=(0, 0),
+              frontier=(0, 0),
               bomb_late=(0, 0))
 
 
