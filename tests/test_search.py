@@ -35,7 +35,7 @@ TRAP = "0 2 1 1 1 0 - 1 2 2 0"
 MATERIAL_ONLY = replace(
     DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
     half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0)
+    bomb_per_cell=0, frontier=(0, 0))
 
 # Three players (RULES.md 3-4).  Segments, left to right:
 #   x0..4   "0 2 1 1 0": player 2 threatens (4, 0), capturing two of player 1's stones;

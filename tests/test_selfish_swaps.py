@@ -29,7 +29,7 @@ from reversi_ref.state import GameState
 MATERIAL_ONLY = replace(
     DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
     half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0)
+    bomb_per_cell=0, frontier=(0, 0))
 SELFISH = replace(MATERIAL_ONLY, selfish_swaps=True)
 
 # Three players, player 1 to move; segments (x ranges):
