@@ -129,7 +129,7 @@ def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
         return None
     # A player without a stone has no move until another player's swap tile hands it some,
     # often not before phase 1 ends: a game in its seat would measure only the others.
-    if any(str(p) not in state.board for p in active):
+    if any(engine.counts[p] == 0 for p in active):
         return None
     if swap_tiles and not any(c in ("c", "i") for c in state.board):
         return None
