@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import List
+from typing import List, Set, Tuple
 from unittest import mock
 
 import pytest
@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from reversi_ref import read_map
 from reversi_ref.engine import BUILD, Engine, core
 from reversi_ref.rules import building_moves
+from reversi_ref.rules import walking
+from helpers import make_state
 from strategies import maps
 
 RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -50,6 +52,55 @@ def rules_mobility(engine: Engine) -> List[int]:
     return out
 
 
+def rules_frontier(engine: Engine) -> List[int]:
+    """Per player, the free cells (empty or a choice, inversion or bonus tile) one step from
+    one of its stones, by the readable rules' walk (RULES.md 2, transitions included)."""
+    state = engine.to_state()
+    near: List[Set[Tuple[int, int]]] = [set() for _ in range(engine.players + 1)]
+    for y in range(state.map.height):
+        for x in range(state.map.width):
+            if state.cell(x, y) not in "0cib":
+                continue
+            for direction in range(8):
+                landed = walking.step(state, x, y, direction)
+                if landed is not None:
+                    cell = state.cell(landed[0], landed[1])
+                    if cell in "12345678"[:engine.players]:
+                        near[int(cell)].add((x, y))
+    return [len(cells) for cells in near]
+
+
+def check_one_pass(engine: Engine, by_rules: bool) -> None:
+    """mobility_and_frontier: the mobility of a fresh engine and, on small maps, the
+    frontier the readable rules give."""
+    mobility = [0] * 9
+    frontier = [0] * 9
+    engine.mobility_and_frontier(mobility, frontier)
+    assert mobility[:engine.players + 1] == fresh_mobility(engine)
+    if by_rules:
+        assert frontier[1:engine.players + 1] == rules_frontier(engine)[1:]
+
+
+# Three players.  The free cell (3, 1) is reached by player 3's stone only to the north-west,
+# the last of its eight lines; by then the lines east (2 1) and west (1 2 3) have shown that
+# all three players capture there.
+LAST_NEIGHBOUR = """
+    - - 3 - - - -
+    3 2 1 0 2 1 -
+"""
+
+
+def test_one_pass_counts_a_neighbour_met_after_every_capture() -> None:
+    """Worked by hand: one free cell, a move there for each of the three players, and each
+    player's stone next to it."""
+    engine = Engine(make_state(LAST_NEIGHBOUR, players=3))
+    mobility = [0] * 9
+    frontier = [0] * 9
+    engine.mobility_and_frontier(mobility, frontier)
+    assert mobility[1:4] == [1, 1, 1] == rules_mobility(engine)[1:]
+    assert frontier[1:4] == [1, 1, 1] == rules_frontier(engine)[1:]
+
+
 def random_walk(engine: Engine, seed: int, steps: int, by_rules: bool) -> None:
     """Random makes and unmakes (some disqualifications and changes of mover), asking for
     plain_mobility at random moments and checking it against counts from scratch."""
@@ -73,6 +124,7 @@ def random_walk(engine: Engine, seed: int, steps: int, by_rules: bool) -> None:
             assert kept == fresh_mobility(engine), step
             if by_rules:
                 assert kept == rules_mobility(engine), step
+            check_one_pass(engine, by_rules)
 
 
 @settings(RELAXED, max_examples=60)

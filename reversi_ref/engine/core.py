@@ -9,7 +9,7 @@ Hot loops use plain ints and lists held in locals, no closures, generators or ex
 from __future__ import annotations
 
 from array import array
-from typing import List, Optional, Union
+from typing import List, Optional, Sequence, Union
 
 from ..errors import IllegalMoveError
 from ..geometry import DIRECTIONS, Map
@@ -573,6 +573,59 @@ class Engine:
                 low = found & -found
                 out[low.bit_length() - 1] += 1
                 found ^= low
+
+    def mobility_and_frontier(self, mobility: List[int], frontier: List[int]) -> None:
+        """mobility_from_scratch into `mobility`, and in the same pass `frontier[p]`: the free
+        cells next to a stone of p (the two counts of the two-player evaluation)."""
+        board = self.board
+        nxt = self.nxt
+        steps = self.steps
+        start = self.steps_start
+        adjacent = self.adjacent
+        n = self.players
+        everyone = (1 << (n + 1)) - 2
+        for p in range(1, n + 1):
+            mobility[p] = 0
+            frontier[p] = 0
+        cells: Sequence[int] = self.front if self.front_on else range(self.cells)
+        for t in cells:
+            if adjacent[t] == 0:
+                continue
+            v = board[t]
+            if v != EMPTY and (v < CHOICE or v == HOLE):
+                continue
+            found = 0
+            near = 0
+            for i in range(start[t], start[t + 1]):
+                k = steps[i]
+                first = board[k >> 3]
+                if first == EMPTY or first > EXPANSION:
+                    continue
+                near |= 1 << first
+                if found == everyone:
+                    # Every player captures here: only neighbours not yet seen can add.
+                    if near & everyone == everyone:
+                        break
+                    continue
+                k = nxt[k]
+                while k >= 0:
+                    code = board[k >> 3]
+                    if code == EMPTY or code > EXPANSION:
+                        break
+                    if code != first and code != EXPANSION:
+                        found |= 1 << code
+                        if found == everyone:
+                            break
+                    k = nxt[k]
+            while found:
+                low = found & -found
+                mobility[low.bit_length() - 1] += 1
+                found ^= low
+            near &= everyone
+            while near:
+                low = near & -near
+                frontier[low.bit_length() - 1] += 1
+                near ^= low
 
     def count_moves_for(self, player: int) -> int:
         """len(legal_moves_for(player)) without building the list."""

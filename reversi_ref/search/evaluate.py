@@ -57,6 +57,21 @@ def ramp(weights: Ramp, progress: int) -> int:
     return early + ((late - early) * progress >> 10)
 
 
+def balance(root: int, weight: int, counts: List[int], engine: Engine) -> int:
+    """`weight` times (root's count - its opponents' average) / (the two + 2); opponents
+    are the players still in the game."""
+    own = counts[root]
+    others = 0
+    count = 0
+    disqualified = engine.disqualified
+    for p in range(1, engine.players + 1):
+        if p != root and not disqualified[p]:
+            others += counts[p]
+            count += 1
+    theirs = others // count if count else 0
+    return weight * (own - theirs) // (own + theirs + 2)
+
+
 def is_free_code(code: int) -> bool:
     """Whether a cell code holds no stone and is no hole (empty or a special tile)."""
     return code == EMPTY or CHOICE <= code <= BONUS
@@ -268,10 +283,16 @@ class Evaluator:
                 return value - reach
             if value + reach <= alpha:
                 return value + reach
-        if w_mobility or w_shut:
-            value += self.mobility_term(root, w_mobility, w_shut)
-        if w_access:
-            value += self.access_term(root, w_access)
+        if e.players == 2 and w_access:
+            # Mobility and the frontier from one pass over the board.
+            e.mobility_and_frontier(self._mobility, self._access)
+            value += (balance(root, w_mobility, self._mobility, e)
+                      + balance(root, w_access, self._access, e))
+        else:
+            if w_mobility or w_shut:
+                value += self.mobility_term(root, w_mobility, w_shut)
+            if w_access:
+                value += self.access_term(root, w_access)
         self._cache_keys[slot] = key
         self._cache_values[slot] = value
         return value
@@ -285,24 +306,19 @@ class Evaluator:
         e = self.engine
         mobility = self._mobility
         e.plain_mobility(mobility)
-        own = mobility[root]
-        others = 0
-        count = 0
-        disqualified = e.disqualified
-        for p in range(1, e.players + 1):
-            if p != root and not disqualified[p]:
-                others += mobility[p]
-                count += 1
-        theirs = others // count if count else 0
-        value = weight * (own - theirs) // (own + theirs + 2)
-        if shut_in and count:
-            if own == 0:
-                value -= shut_in
-            shut = 0
+        value = balance(root, weight, mobility, e)
+        if shut_in:
+            disqualified = e.disqualified
+            count = shut = 0
             for p in range(1, e.players + 1):
-                if p != root and not disqualified[p] and mobility[p] == 0:
-                    shut += 1
-            value += shut_in * shut // count
+                if p != root and not disqualified[p]:
+                    count += 1
+                    if mobility[p] == 0:
+                        shut += 1
+            if count:
+                if mobility[root] == 0:
+                    value -= shut_in
+                value += shut_in * shut // count
         return value
 
     def access_term(self, root: int, weight: int) -> int:
@@ -337,16 +353,7 @@ class Evaluator:
                 low = found & -found
                 access[low.bit_length() - 1] += count
                 found ^= low
-        own = access[root]
-        others = 0
-        count = 0
-        disqualified = e.disqualified
-        for p in range(1, n + 1):
-            if p != root and not disqualified[p]:
-                others += access[p]
-                count += 1
-        theirs = others // count if count else 0
-        return weight * (own - theirs) // (own + theirs + 2)
+        return balance(root, weight, access, e)
 
     def discount_corners(self, values: List[int], w_corner: int) -> None:
         """Three or more players: take from each player's value the part of its corner-like
