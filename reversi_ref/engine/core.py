@@ -149,6 +149,7 @@ class Engine:
         self._mark = [0] * self.cells
         self._stamp = 0
         self._queue = [0] * self.cells
+        self._frontier_scratch = [0] * 9
         n = self.players
         self.counts = [0] * CODES
         self.overrides = [0] * 9
@@ -495,84 +496,7 @@ class Engine:
 
     def mobility_from_scratch(self, out: List[int]) -> None:
         """plain_mobility computed anew from the board (nothing kept between calls)."""
-        if not self.front_on:
-            self._scan_mobility(out)
-            return
-        board = self.board
-        nxt = self.nxt
-        steps = self.steps
-        start = self.steps_start
-        n = self.players
-        everyone = (1 << (n + 1)) - 2
-        for p in range(1, n + 1):
-            out[p] = 0
-        for t in self.front:
-            # A line whose first stone is c1 captures for every player p != c1 whose stone
-            # ends the run of stones (the first p met closes it; RULES.md 3).
-            found = 0
-            for i in range(start[t], start[t + 1]):
-                k = steps[i]
-                first = board[k >> 3]
-                if first == EMPTY or first > EXPANSION:
-                    continue
-                k = nxt[k]
-                while k >= 0:
-                    code = board[k >> 3]
-                    if code == EMPTY or code > EXPANSION:
-                        break
-                    if code != first and code != EXPANSION:
-                        found |= 1 << code
-                        if found == everyone:
-                            break
-                    k = nxt[k]
-                if found == everyone:
-                    break
-            while found:
-                low = found & -found
-                out[low.bit_length() - 1] += 1
-                found ^= low
-
-    def _scan_mobility(self, out: List[int]) -> None:
-        """mobility_from_scratch on a board without `front`: every cell is looked at."""
-        board = self.board
-        nxt = self.nxt
-        steps = self.steps
-        start = self.steps_start
-        adjacent = self.adjacent
-        n = self.players
-        everyone = (1 << (n + 1)) - 2
-        for p in range(1, n + 1):
-            out[p] = 0
-        for t in range(self.cells):
-            if adjacent[t] == 0:
-                continue
-            v = board[t]
-            if v != EMPTY and (v < CHOICE or v == HOLE):
-                continue
-            # A line whose first stone is c1 captures for every player p != c1 whose stone
-            # ends the run of stones (the first p met closes it; RULES.md 3).
-            found = 0
-            for i in range(start[t], start[t + 1]):
-                k = steps[i]
-                first = board[k >> 3]
-                if first == EMPTY or first > EXPANSION:
-                    continue
-                k = nxt[k]
-                while k >= 0:
-                    code = board[k >> 3]
-                    if code == EMPTY or code > EXPANSION:
-                        break
-                    if code != first and code != EXPANSION:
-                        found |= 1 << code
-                        if found == everyone:
-                            break
-                    k = nxt[k]
-                if found == everyone:
-                    break
-            while found:
-                low = found & -found
-                out[low.bit_length() - 1] += 1
-                found ^= low
+        self.mobility_and_frontier(out, self._frontier_scratch)
 
     def mobility_and_frontier(self, mobility: List[int], frontier: List[int]) -> None:
         """mobility_from_scratch into `mobility`, and in the same pass `frontier[p]`: the free
