@@ -518,6 +518,9 @@ class Engine:
             v = board[t]
             if v != EMPTY and (v < CHOICE or v == HOLE):
                 continue
+            # A line whose first stone is c1 captures for every player p != c1 whose stone
+            # ends the run of stones (the first p met closes it; RULES.md 3), and c1 is the
+            # neighbour the frontier counts.
             found = 0
             near = 0
             for i in range(start[t], start[t + 1]):
