@@ -8,7 +8,9 @@ A player's value in the building phase counts its stones, its stones on corner-l
 and half-open cells of the map's geometry (`MapAnalysis`), a penalty for stones next to a free
 corner-like cell, and its override stones and bombs in hand; weights move from their early to
 their late value as the board fills.  Mobility (the cells a player could take without an
-override stone, the root's against its opponents' average) is added for the root.
+override stone, the root's against its opponents' average) is added for the root; with two
+players so is the frontier (the free cells next to a player's stones, where fewer is better),
+counted in the same pass over the board.
 
 In the bombing phase only stones and bombs count, against the players just above and just
 below the root in the ranking (those are the places a bomb can win or lose).  A finished game
