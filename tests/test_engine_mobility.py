@@ -74,12 +74,15 @@ def rules_frontier(engine: Engine) -> List[int]:
 
 
 def check_one_pass(engine: Engine, kept: List[int], by_rules: bool) -> None:
-    """mobility_and_frontier: the kept mobility and, on small maps, the frontier the
-    readable rules give."""
+    """mobility_and_frontier: the kept mobility, the frontier `Engine.frontier` counts alone
+    and, on small maps, the frontier the readable rules give."""
     mobility = [0] * 9
     frontier = [0] * 9
     engine.mobility_and_frontier(mobility, frontier)
     assert mobility[:engine.players + 1] == kept
+    alone = [0] * 9
+    engine.frontier(alone)
+    assert alone == frontier
     if by_rules:
         assert frontier[1:engine.players + 1] == rules_frontier(engine)[1:]
 

@@ -22,7 +22,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 from __future__ import annotations
 
 import random
-from typing import Dict, Iterable, List
+from typing import List
 
 from ..engine import BOMB, OVER
 from ..engine.core import Engine
@@ -328,34 +328,8 @@ class Evaluator:
         player's access is the free cells one step from its stones: where the lines that
         let it move again start (a player without any can be shut in for good)."""
         e = self.engine
-        board = e.board
-        steps = e.steps
-        start = e.steps_start
-        adjacent = e.adjacent
-        free = self._free
-        access = self._access
-        n = e.players
-        everyone = (1 << (n + 1)) - 2
-        # Free cells by the set of players next to them; few distinct sets.
-        tally: Dict[int, int] = {}
-        # On large boards the engine keeps exactly these cells in its front list.
-        cells: Iterable[int] = e.front if e.front_on else range(e.cells)
-        for t in cells:
-            if adjacent[t] == 0 or not free[board[t]]:
-                continue
-            found = 0
-            for i in range(start[t], start[t + 1]):
-                found |= 1 << board[steps[i] >> 3]
-            found &= everyone
-            tally[found] = tally.get(found, 0) + 1
-        for p in range(1, n + 1):
-            access[p] = 0
-        for found, count in tally.items():
-            while found:
-                low = found & -found
-                access[low.bit_length() - 1] += count
-                found ^= low
-        return balance(root, weight, access, e)
+        e.frontier(self._access)
+        return balance(root, weight, self._access, e)
 
     def discount_corners(self, values: List[int], w_corner: int) -> None:
         """Three or more players: take from each player's value the part of its corner-like
