@@ -30,10 +30,10 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import bigmap, searchbench, soak
+from . import benchversus, bigmap, searchbench, soak
 from .searchbench import format_rate
 from .bundled import bundled_map_bytes, load_map_argument
-from .cli import int_range, output_file, positive_float, usage_error
+from .cli import UsageError, int_range, output_file, positive_float, usage_error
 from .engine import Engine
 from .errors import ReversiError
 from .players import read_weights
@@ -252,20 +252,25 @@ def find_interpreters() -> Tuple[str, str]:
     return cpython, pypy
 
 
-def run_child(executable: str, args: List[str]) -> Result:
-    """Run the benchmark under `executable` and return its JSON report."""
+def run_child(executable: str, args: List[str], root: Path = PACKAGE_ROOT,
+              option: str = "--compare", cwd: Optional[Path] = None) -> Result:
+    """Run the benchmark of the `reversi_ref` under `root` with `executable` in the directory
+    `cwd` (default this one) and return its JSON report (`option`: the option that asked for
+    it, named in errors)."""
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "bench.json"
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+            [str(root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         command = [executable, "-m", "reversi_ref", "bench", "--json", str(out)] + args
         print("running: %s" % " ".join(command), file=sys.stderr)
         done = subprocess.run(command, env=env, stdout=subprocess.PIPE,
+                              cwd=None if cwd is None else str(cwd),
                               stderr=subprocess.PIPE, universal_newlines=True)
         if done.returncode != 0 or not out.is_file():
-            raise ReversiError("--compare: %s failed (exit %d): %s"
-                               % (executable, done.returncode, done.stderr.strip()[-400:]))
+            raise ReversiError("%s: %s failed (exit %d): %s"
+                               % (option, executable, done.returncode,
+                                  done.stderr.strip()[-400:]))
         report: Result = json.loads(out.read_text())
         return report
 
@@ -372,9 +377,6 @@ def run_search_case(args: argparse.Namespace) -> int:
     at a fixed depth; CPython against PyPy with --compare."""
     seconds = 1.0 if args.time_limit is None else float(args.time_limit)
     depths = parse_depths(args.depth)
-    if len(depths) > 1:
-        raise ReversiError("search: --depth takes one value")
-    depth = depths[0] if depths else None
     config = DEFAULT_CONFIG
     weights: Dict[str, object] = {}
     if args.weights is not None:
@@ -383,12 +385,16 @@ def run_search_case(args: argparse.Namespace) -> int:
             config = config_from_dict(weights)
         except ValueError as error:
             raise usage_error(error, "argument --weights") from None
+    if args.versus is not None:
+        return run_versus(args, depths)
+    if args.rounds is not None:
+        raise UsageError("argument --rounds: only with --versus")
     if args.compare:
         cpython, pypy = find_interpreters()
         child_args = ["search", "-t", "%g" % seconds] + (
-            ["--depth", str(depth)] if depth is not None else []) + (
+            ["--depth", args.depth] if depths else []) + (
             ["--weights", args.weights] if args.weights is not None else []) + (
-            ["--repeat", str(args.repeat)])
+            ["--repeat", str(args.repeat or 1)])
         for path in args.map or []:
             child_args += ["--map", path]
         slow = run_child(cpython, child_args)
@@ -400,8 +406,8 @@ def run_search_case(args: argparse.Namespace) -> int:
         print(searchbench.format_search_comparison(slow, fast))
         report: Result = {"cpython": slow, "pypy": fast}
     else:
-        report = searchbench.run_search_bench(args.map or [], seconds, depth, config,
-                                              args.repeat)
+        report = searchbench.run_search_bench(args.map or [], seconds, depths, config,
+                                              args.repeat or 1)
         if weights:
             report["weights"] = weights
         report["interpreter"] = interpreter_name()
@@ -413,6 +419,24 @@ def run_search_case(args: argparse.Namespace) -> int:
             print("differs from %s: %s" % (args.against, differs))
             return 1
         print("same moves and values at the fixed depths as %s" % args.against)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def run_versus(args: argparse.Namespace, depths: List[int]) -> int:
+    """`bench search --versus OTHER`: this checkout's fixed-depth search time against
+    another checkout's or git revision's, in alternating child processes."""
+    for given, name in ((args.compare, "--compare"), (args.against, "--against"),
+                        (args.time_limit not in (None, 0), "-t")):
+        if given:
+            raise UsageError("argument --versus: times the fixed-depth search only, so it "
+                             "does not go with %s" % name)
+    report = benchversus.versus(
+        args.versus, args.map or [], depths, args.repeat or benchversus.REPEAT, args.weights,
+        args.rounds if args.rounds is not None else benchversus.ROUNDS, interpreter_name(),
+        lambda root, arguments: run_child(sys.executable, arguments, root, "--versus",
+                                          cwd=root))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     return 0
@@ -439,6 +463,8 @@ def run(args: argparse.Namespace) -> int:
     """The `bench` subcommand."""
     if args.case == "search":
         return run_search_case(args)
+    if args.versus is not None or args.rounds is not None:
+        raise UsageError("argument --versus: only with `bench search`")
     if args.time_limit is None:
         args.time_limit = 2
     if args.case == "soak":
@@ -475,8 +501,8 @@ def register(subparsers: Any) -> None:
                              "several; default: othello8x8, labyrinth50x50 and octagon8p)")
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
-                             "depth taking at least --min-time); search: the fixed depth "
-                             "(default %d, %s)" % (searchbench.FIXED_DEPTH, ", ".join(
+                             "depth taking at least --min-time); search: the fixed depth, "
+                             "for every map or one per map (default %d, %s)" % (searchbench.FIXED_DEPTH, ", ".join(
                                  "%s %d" % item for item in searchbench.FIXED_DEPTHS.items())))
     parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
@@ -500,10 +526,19 @@ def register(subparsers: Any) -> None:
                         help="search: the searched player's weights changed from the defaults, "
                              "as for `client --weights` (inline JSON or @FILE); e.g. "
                              "'{\"mobility\": [0, 0]}' to see what a term costs")
-    parser.add_argument("--repeat", type=int_range(1), default=1, metavar="N",
+    parser.add_argument("--repeat", type=int_range(1), default=None, metavar="N",
                         help="search: run each fixed-depth search N times in a row and take the "
-                             "median CPU time (default 1; 3 or more leave out the JIT's first "
-                             "compilation, for comparing two versions)")
+                             "median CPU time (default 1, with --versus %d; 3 or more leave out the "
+                             "JIT's first compilation)" % benchversus.REPEAT)
+    parser.add_argument("--versus", metavar="OTHER",
+                        help="search: time the fixed-depth search of this checkout against "
+                             "another one (a directory holding reversi_ref/, or a git "
+                             "revision of this repository), in child processes under this "
+                             "interpreter, alternating which runs first; prints each map's "
+                             "ratio per round and a sign test")
+    parser.add_argument("--rounds", type=int_range(1), default=None, metavar="N",
+                        help="search --versus: rounds, each running both versions once "
+                             "(default %d)" % benchversus.ROUNDS)
     parser.add_argument("-d", dest="soak_depth", type=int_range(1, 255), default=1,
                         metavar="DEPTH",
                         help="soak: the depth sent with each move request, which the client "

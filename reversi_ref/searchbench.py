@@ -190,20 +190,24 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int,
     return result
 
 
-def run_search_bench(paths: Sequence[str], seconds: float, depth: Optional[int],
+def run_search_bench(paths: Sequence[str], seconds: float, depths: Sequence[int] = (),
                      config: EvalConfig = DEFAULT_CONFIG, repeat: int = 1) -> Result:
-    """The figures for every map (the given ones, or the default ones); `depth` None: each
-    map's default fixed depth; `config` the search's weights and switches; `repeat` the runs
-    of each fixed-depth search (see `bench_map`)."""
+    """The figures for every map (the given ones, or the default ones); `depths`: none for
+    each map's default fixed depth, one for all maps, or one per map; `config` the search's
+    weights and switches; `repeat` the runs of each fixed-depth search (see `bench_map`)."""
     arguments = list(paths) or default_map_arguments()
+    if len(depths) > 1 and len(depths) != len(arguments):
+        raise ReversiError("search: --depth gives %d depths for %d maps (give one, or one "
+                           "per map)" % (len(depths), len(arguments)))
     maps = []
-    for argument in arguments:
+    for index, argument in enumerate(arguments):
         source, game_map = load_map_argument(argument)
         name = Path(source.label).stem
-        fixed = depth if depth is not None else FIXED_DEPTHS.get(name, FIXED_DEPTH)
+        fixed = (depths[index] if len(depths) > 1 else depths[0] if depths
+                 else FIXED_DEPTHS.get(name, FIXED_DEPTH))
         maps.append(bench_map(name, game_map, seconds, fixed, config, repeat))
-    return {"seconds": seconds, "depth": depth, "maps": maps,
-            "medians": overall_medians(maps), "repeat": repeat}
+    return {"seconds": seconds, "depth": depths[0] if len(depths) == 1 else list(depths) or None,
+            "maps": maps, "medians": overall_medians(maps), "repeat": repeat}
 
 
 def overall_medians(maps: List[Result]) -> Result:
