@@ -502,8 +502,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
                              "depth taking at least --min-time); search: the fixed depth, "
-                             "for every map or one per map (default %d, %s)" % (searchbench.FIXED_DEPTH, ", ".join(
-                                 "%s %d" % item for item in searchbench.FIXED_DEPTHS.items())))
+                             "for every map or one per map (default %d, %s)" % (
+                                 searchbench.FIXED_DEPTH, ", ".join(
+                                     "%s %d" % item
+                                     for item in searchbench.FIXED_DEPTHS.items())))
     parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
     parser.add_argument("--min-time", type=positive_float, default=1.0, metavar="SECONDS",
@@ -527,9 +529,9 @@ def register(subparsers: Any) -> None:
                              "as for `client --weights` (inline JSON or @FILE); e.g. "
                              "'{\"mobility\": [0, 0]}' to see what a term costs")
     parser.add_argument("--repeat", type=int_range(1), default=None, metavar="N",
-                        help="search: run each fixed-depth search N times in a row and take the "
-                             "median CPU time (default 1, with --versus %d; 3 or more leave out the "
-                             "JIT's first compilation)" % benchversus.REPEAT)
+                        help="search: run each fixed-depth search N times in a row and take "
+                             "the median CPU time (default 1, with --versus %d; 3 or more "
+                             "leave out the JIT's first compilation)" % benchversus.REPEAT)
     parser.add_argument("--versus", metavar="OTHER",
                         help="search: time the fixed-depth search of this checkout against "
                              "another one (a directory holding reversi_ref/, or a git "

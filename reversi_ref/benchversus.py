@@ -201,8 +201,8 @@ def format_versus(this: Version, other: Version, interpreter: str, summary: Resu
     if summary["search_differs"] is None:
         lines.append("searches: the same nodes, moves and values at the fixed depth in both")
     else:
-        lines.append("searches differ (not a pure speed change): %s"
-                     % summary["search_differs"])
+        lines.append("searches differ (not a pure speed change; the other's figures "
+                     "first): %s" % summary["search_differs"])
     return "\n".join(lines)
 
 
