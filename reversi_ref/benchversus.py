@@ -209,6 +209,8 @@ def format_versus(this: Version, other: Version, interpreter: str, summary: Resu
 def resolve_other(text: str, repository: Path, scratch: Path) -> Version:
     """The version named by `--versus`: a directory holding reversi_ref/, or a git revision
     of `repository` exported under `scratch`."""
+    if not text.strip():
+        raise ReversiError("--versus: give a directory or a git revision, not an empty name")
     path = Path(text)
     if path.is_dir():
         if not is_package_root(path):
