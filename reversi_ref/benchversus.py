@@ -5,7 +5,8 @@ the same code have differed by a third here (docs/speed.md).  So both versions r
 rounds, each version in a child process of its own under the same interpreter, and the order
 alternates (this, other; other, this; ...) so that a slow spell of the machine falls on both.
 Each child is `bench search -t 0` of that version: every bench position searched to the fixed
-depth from empty tables, `--repeat` times, its CPU time the median.
+depth from empty tables, `--repeat` times, its CPU time the median.  With a depth per map, each
+map has a child of its own, so that a version older than per-map depths can be compared too.
 
 For each map the figure is the CPU time to the depth summed over its positions; a round's
 ratio is this checkout's time over the other's, in the same round.  The summary gives the
@@ -87,17 +88,22 @@ def absolute(argument: str) -> str:
 
 
 def child_arguments(maps: Sequence[str], depths: Sequence[int], repeat: int,
-                    weights: Optional[str]) -> List[str]:
-    """The `bench search` arguments both versions run with."""
-    arguments = ["search", "-t", "0", "--repeat", str(repeat)]
-    if depths:
-        arguments += ["--depth", ",".join(str(depth) for depth in depths)]
+                    weights: Optional[str]) -> List[List[str]]:
+    """The `bench search` arguments both versions run with: one child for all maps, or with
+    a depth per map one child per map (a version older than per-map depths takes one)."""
+    common = ["search", "-t", "0", "--repeat", str(repeat)]
     if weights is not None:
-        arguments += ["--weights", "@" + absolute(weights[1:]) if weights.startswith("@")
-                      else weights]
+        common += ["--weights", "@" + absolute(weights[1:]) if weights.startswith("@")
+                   else weights]
+    if len(depths) > 1:
+        return [common + ["--depth", str(depth), "--map", absolute(name)]
+                for name, depth in zip(maps, depths)]
+    arguments = list(common)
+    if depths:
+        arguments += ["--depth", str(depths[0])]
     for name in maps:
         arguments += ["--map", absolute(name)]
-    return arguments
+    return [arguments]
 
 
 def round_order(index: int) -> List[str]:
@@ -105,17 +111,19 @@ def round_order(index: int) -> List[str]:
     return ["this", "other"] if index % 2 == 0 else ["other", "this"]
 
 
-def run_rounds(this: Version, other: Version, arguments: List[str], rounds: int,
+def run_rounds(this: Version, other: Version, children: List[List[str]], rounds: int,
                run_child: RunChild, progress: Callable[[str], None] = lambda _: None
                ) -> List[Result]:
-    """`rounds` rounds of both versions' children, alternating which goes first."""
+    """`rounds` rounds of both versions' children (the argument lists of `children`, their
+    maps joined into one report), alternating which version goes first."""
     versions = {"this": this, "other": other}
     results: List[Result] = []
     for index in range(rounds):
         entry: Result = {"order": round_order(index)}
         for side in entry["order"]:
             progress("round %d of %d: %s (%s)" % (index + 1, rounds, side, versions[side].label))
-            entry[side] = run_child(versions[side].root, arguments)
+            reports = [run_child(versions[side].root, arguments) for arguments in children]
+            entry[side] = {"maps": [row for report in reports for row in report["maps"]]}
         results.append(entry)
     return results
 
@@ -227,6 +235,9 @@ def versus(other_text: str, maps: Sequence[str], depths: Sequence[int], repeat: 
            weights: Optional[str], rounds: int, interpreter: str, run_child: RunChild,
            this_root: Path = searchbench.PACKAGE_ROOT) -> Result:
     """Run the comparison, print its table and return the whole report."""
+    if len(depths) > 1 and len(depths) != len(maps):
+        raise ReversiError("--versus: --depth gives %d depths for %d maps (give one, or one "
+                           "per --map)" % (len(depths), len(maps)))
     with tempfile.TemporaryDirectory() as scratch:
         other = resolve_other(other_text, this_root, Path(scratch))
         this = Version("%s" % this_root, this_root)

@@ -47,10 +47,29 @@ def test_rounds_alternate_which_version_runs_first() -> None:
         return report({"m": [1.0]})
 
     this, other = Version("a", Path("/a")), Version("b", Path("/b"))
-    rounds = run_rounds(this, other, ["search"], 3, child)
+    rounds = run_rounds(this, other, [["search"]], 3, child)
     assert [str(p) for p in calls] == ["/a", "/b", "/b", "/a", "/a", "/b"]
     assert [r["order"] for r in rounds] == [["this", "other"], ["other", "this"],
                                             ["this", "other"]]
+
+
+def test_a_depth_per_map_runs_a_child_per_map() -> None:
+    """`--depth 8,5` with two maps: each version runs two children a round, each with one
+    map and its depth, and their maps make one report; one depth for all: one child."""
+    calls: List[List[str]] = []
+
+    def child(root: Path, arguments: List[str]) -> Dict[str, Any]:
+        calls.append(arguments)
+        name = arguments[arguments.index("--map") + 1]
+        return report({name: [float(arguments[arguments.index("--depth") + 1])]})
+
+    children = benchversus.child_arguments(["m1", "m2"], [8, 5], 3, None)
+    rounds = run_rounds(Version("a", Path("/a")), Version("b", Path("/b")), children, 1, child)
+    assert [(c[c.index("--map") + 1], c[c.index("--depth") + 1]) for c in calls] == [
+        ("m1", "8"), ("m2", "5"), ("m1", "8"), ("m2", "5")]
+    assert summarize(rounds)["total"]["this_seconds"] == [13.0]
+    one = benchversus.child_arguments(["m1", "m2"], [4], 3, None)
+    assert len(one) == 1 and one[0].count("--map") == 2 and "4" in one[0]
 
 
 def test_summary_sums_positions_and_names_a_changed_search() -> None:
