@@ -157,20 +157,22 @@ def summarize(rounds: List[Result]) -> Result:
     """Per map and over all maps: times, ratios and sign tests; and whether the searches
     were the same (nodes, moves and values at the fixed depth)."""
     first = rounds[0]
-    names = [row["map"] for row in first["this"]["maps"] if row["positions"]]
+    mine = [map_seconds(entry["this"]) for entry in rounds]
+    theirs = [map_seconds(entry["other"]) for entry in rounds]
+    this_nodes = map_nodes(first["this"])
+    other_nodes = map_nodes(first["other"])
     maps: List[Result] = []
-    for name in names:
-        mine = [map_seconds(entry["this"]).get(name, 0.0) for entry in rounds]
-        theirs = [map_seconds(entry["other"]).get(name, 0.0) for entry in rounds]
-        row = ratio_summary(mine, theirs)
-        row.update(map=name, this_nodes=map_nodes(first["this"]).get(name, 0),
-                   other_nodes=map_nodes(first["other"]).get(name, 0))
-        depths = [r["depth"] for r in first["this"]["maps"] if r["map"] == name]
-        row["depth"] = depths[0] if depths else 0
+    for table in first["this"]["maps"]:
+        name = table["map"]
+        if not table["positions"]:
+            continue
+        row = ratio_summary([times.get(name, 0.0) for times in mine],
+                            [times.get(name, 0.0) for times in theirs])
+        row.update(map=name, depth=table["depth"], this_nodes=this_nodes[name],
+                   other_nodes=other_nodes.get(name, 0))
         maps.append(row)
-    totals = ratio_summary(
-        [sum(map_seconds(entry["this"]).values()) for entry in rounds],
-        [sum(map_seconds(entry["other"]).values()) for entry in rounds])
+    totals = ratio_summary([sum(times.values()) for times in mine],
+                           [sum(times.values()) for times in theirs])
     differs = searchbench.same_results(first["other"], first["this"])
     for entry in rounds[1:]:
         for side in ("this", "other"):
@@ -235,14 +237,12 @@ def versus(other_text: str, maps: Sequence[str], depths: Sequence[int], repeat: 
            weights: Optional[str], rounds: int, interpreter: str, run_child: RunChild,
            this_root: Path = searchbench.PACKAGE_ROOT) -> Result:
     """Run the comparison, print its table and return the whole report."""
-    if len(depths) > 1 and len(depths) != len(maps):
-        raise ReversiError("--versus: --depth gives %d depths for %d maps (give one, or one "
-                           "per --map)" % (len(depths), len(maps)))
+    maps = list(maps) or searchbench.default_map_arguments()
+    searchbench.check_depth_count(depths, len(maps))
     with tempfile.TemporaryDirectory() as scratch:
         other = resolve_other(other_text, this_root, Path(scratch))
-        this = Version("%s" % this_root, this_root)
-        arguments = child_arguments(list(maps) or searchbench.default_map_arguments(), depths,
-                                    repeat, weights)
+        this = Version(str(this_root), this_root)
+        arguments = child_arguments(maps, depths, repeat, weights)
         results = run_rounds(this, other, arguments, rounds, run_child,
                              lambda text: print(text, file=sys.stderr))
     summary = summarize(results)

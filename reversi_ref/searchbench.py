@@ -190,15 +190,20 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: int,
     return result
 
 
+def check_depth_count(depths: Sequence[int], maps: int) -> None:
+    """ReversiError unless `depths` is empty, one depth for all maps, or one per map."""
+    if len(depths) > 1 and len(depths) != maps:
+        raise ReversiError("search: --depth gives %d depths for %d maps (give one, or one "
+                           "per map)" % (len(depths), maps))
+
+
 def run_search_bench(paths: Sequence[str], seconds: float, depths: Sequence[int] = (),
                      config: EvalConfig = DEFAULT_CONFIG, repeat: int = 1) -> Result:
     """The figures for every map (the given ones, or the default ones); `depths`: none for
     each map's default fixed depth, one for all maps, or one per map; `config` the search's
     weights and switches; `repeat` the runs of each fixed-depth search (see `bench_map`)."""
     arguments = list(paths) or default_map_arguments()
-    if len(depths) > 1 and len(depths) != len(arguments):
-        raise ReversiError("search: --depth gives %d depths for %d maps (give one, or one "
-                           "per map)" % (len(depths), len(arguments)))
+    check_depth_count(depths, len(arguments))
     maps = []
     for index, argument in enumerate(arguments):
         source, game_map = load_map_argument(argument)

@@ -161,6 +161,8 @@ def test_bad_versus_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     empty.mkdir()
     assert main(SMALL + ["--versus", str(empty)]) == 1
     assert "holds no reversi_ref/ package" in capsys.readouterr().err
+    assert main(SMALL + ["--versus", "HEAD", "--depth", "2,3"]) == 1
+    assert "--depth gives 2 depths for 1 maps" in capsys.readouterr().err
     assert main(SMALL + ["--versus", ""]) == 1
     assert "not an empty name" in capsys.readouterr().err
     assert main(SMALL + ["--versus", "no-such-revision-xyz"]) == 1
