@@ -39,9 +39,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Dict, IO, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from .arenatrace import replay_events, write_trace
 from .bundled import bundled_map_bytes, load_map_argument
 from .cli import UsageError, int_range, output_file, positive_float, sigterm_as_interrupt
 from .errors import ReversiError
+from .mapfile import decode_map_bytes
 from .protocol import (CLIENT_TYPES, Decoder, Disqualification, EndOfGame, EndOfPhase1,
                        Group, MoveAnnouncement, PlayerNumber)
 from .sprt import elo_interval, parse_sprt, Sprt, wilson_interval
@@ -593,9 +595,9 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
         "seconds": round(time.monotonic() - started, 1), "logs": log_dir,
         "seats": seat_records(game, played, rows, log_dir)}
     if played.relays:
-        first = played.relays[0]
-        record["moves"] = sum(1 for line in first.events if line.startswith("move "))
-        record["server_sent_end"] = first.end
+        record["moves"] = sum(1 for line in game_events(played) if line.startswith("move "))
+        record["server_sent_end"] = any(relay.end for relay in played.relays)
+        check_with_rules(game, played, rows, log_dir, record)
     wrong = [seat["seat"] for seat in record["seats"]
              if seat["player_number"] is not None and seat["player_number"] != seat["seat"]]
     if wrong and outcome == "ok":
@@ -674,10 +676,30 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
         for handle in logs:
             handle.close()
         copy_tail(server_output, os.path.join(log_dir, "server.log"), SERVER_LOG_TAIL)
+    played = Played(outcome, error, relays, codes)
     if relays:
         with open(os.path.join(log_dir, "moves.txt"), "w", encoding="utf-8") as moves:
-            moves.write("".join(line + "\n" for line in relays[0].events))
-    return Played(outcome, error, relays, codes)
+            moves.write("".join(line + "\n" for line in game_events(played)))
+    return played
+
+
+def game_events(played: Played) -> List[str]:
+    """The game's announcements as the relays noted them: the longest seat's list, since the
+    server stops writing to a disqualified client (RULES.md 6) and every seat hears the same."""
+    return max((relay.events for relay in played.relays), key=len, default=[])
+
+
+def check_with_rules(game: Game, played: Played, rows: Sequence[Dict[str, Any]],
+                     log_dir: str, record: Dict[str, Any]) -> None:
+    """Replay the announced moves through the readable rules (`arenatrace`): the verdict
+    and the stones at the end of phase 1 go into `record`, the trace to `trace.json`."""
+    result = [int(row["stones"]) for row in rows] if rows else None
+    replay = replay_events(decode_map_bytes(game.map.data), game_events(played), result)
+    write_trace(replay, os.path.join(log_dir, "trace.json"))
+    record["rules"] = "agree" if not replay.problem else "disagree: " + replay.problem
+    if replay.phase1_stones is not None:
+        for seat in record["seats"]:
+            seat["phase1_stones"] = replay.phase1_stones[seat["seat"] - 1]
 
 
 def seat_records(game: Game, played: Played, rows: Sequence[Dict[str, Any]], log_dir: str
@@ -815,6 +837,8 @@ def finish(record: Dict[str, Any], out: IO[str], records: Dict[str, Dict[str, An
                                           record["points"], "" if record["points"] == 1 else "s")
     else:
         text = "%s: %s" % (record["outcome"], record["error"])
+    if str(record.get("rules", "agree")) != "agree":
+        text += "; the rules %s" % record["rules"]
     print("[%d/%d] %s: %s (%.0f s)" % (number, total, record["key"], text,
                                         record["seconds"]), file=progress)
     progress.flush()
@@ -915,6 +939,23 @@ def summary(records: Sequence[Dict[str, Any]], ours: str,
         lines.append(total.row("total"))
         lines.extend(first_place_summary(more))
         lines.extend(pair_summary(mine, sprt))
+    lines.extend(rules_summary(records))
+    return lines
+
+
+def rules_summary(records: Sequence[Dict[str, Any]]) -> List[str]:
+    """How many games' announced moves the readable rules replayed without a difference,
+    and each game where they differed (`arenatrace`)."""
+    checked = [r for r in records if "rules" in r]
+    if not checked:
+        return []
+    differ = [r for r in checked if r["rules"] != "agree"]
+    lines = ["", "rules: the server's moves replayed through reversi-ref's rules in %d game%s: "
+             "%s" % (len(checked), "" if len(checked) == 1 else "s",
+                     "%d differ" % len(differ) if differ else "all agree")]
+    for record in differ:
+        lines.append("  %s: %s (trace: %s)" % (record["key"], record["rules"],
+                                               os.path.join(record["logs"], "trace.json")))
     return lines
 
 

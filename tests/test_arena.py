@@ -28,6 +28,7 @@ import pytest
 from reversi_ref.arena import (Relay, fill, parse_template, phase1_depths, places,
                                points, read_result, summary, PLAYER_KEYS, SERVER_KEYS,
                                SERVER_REQUIRED)
+from reversi_ref import load_record, scores
 from reversi_ref.cli import UsageError, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,6 +127,12 @@ def check_game(record: Dict[str, Any], players: int) -> None:
     assert record["result"] == ("win" if expected == 1.0 else
                                 "draw" if expected else "loss")
     assert seats[record["ours_seat"] - 1]["phase1_depth"] == 1.0  # greedy logs depth 1
+    # The announced moves replay through the rules to the result file's stones.
+    assert record["rules"] == "agree"
+    trace = load_record(Path(record["logs"]) / "trace.json")
+    last = trace.frame(-1).state
+    assert last.to_move is None
+    assert [scores(last)[p] for p in range(1, players + 1)] == [s["stones"] for s in seats]
 
 
 def test_two_player_seats_alternate_and_resume_plays_only_the_missing_game(
@@ -165,13 +172,30 @@ def test_resume_with_no_file_yet_starts_the_series(tmp_path: Path) -> None:
     assert [g["key"] for g in records(out)] == ["1/rnd/tiny3x3/1", "1/rnd/tiny3x3/2"]
 
 
-def test_three_player_map_puts_ours_in_every_seat(tmp_path: Path) -> None:
+def test_three_player_map_puts_ours_in_every_seat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.jsonl"
-    assert arena(out, "--maps", "sparks3p") == 0
+    # The referee's own traces, to check the harness's replay of each game against.
+    server = SERVER + " --trace %s" % (tmp_path / "referee-{port}.json")
+    assert main(["arena", "--server", server, "--player", OURS, "--player", THEIRS,
+                 "--ours", "us", "--against", "rnd", "--out", str(out),
+                 "--maps", "sparks3p"]) == 0
     games = records(out)
     assert [g["ours_seat"] for g in games] == [1, 2, 3]
+    referee = [json.loads(path.read_text(encoding="utf-8"))
+               for path in tmp_path.glob("referee-*.json")]
+    assert len(referee) == 3
     for game in games:
         check_game(game, 3)
+        ours = json.loads((Path(game["logs"]) / "trace.json").read_text(encoding="utf-8"))
+        moves = [(m["player"], m["x"], m["y"]) for m in ours["moves"]]
+        same = [t for t in referee
+                if [(m["player"], m["x"], m["y"]) for m in t["moves"]] == moves]
+        assert len(same) == 1  # each game differs: ours sits in another seat
+        scores = same[0]["phase1_end"]["scores"]
+        assert [s["phase1_stones"] for s in game["seats"]] == [scores[str(p)] for p in (1, 2, 3)]
+    assert "rules: the server's moves replayed through reversi-ref's rules in 3 games: all agree" \
+        in capsys.readouterr().out
 
 
 def sleeper(tmp_path: Path, connect: bool) -> str:
