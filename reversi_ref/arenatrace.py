@@ -40,9 +40,9 @@ class Replay(NamedTuple):
     """What the replay of a game's events found.
 
     `problem` is "" when the rules agree with every event; `phase1_stones` and
-    `final_stones` are the stones per player (index 0 = player 1) when the server ended phase
-    1 and the game (None when it did not announce that point or the replay stopped before);
-    `trace` is the JSON trace."""
+    `final_stones` are the stones on the board per player (index 0 = player 1; a disqualified
+    player's stones stay, RULES.md 6) when the server ended phase 1 and the game (None when it
+    did not announce that point or the replay stopped before); `trace` is the JSON trace."""
 
     problem: str
     phase1_stones: Optional[List[int]]
@@ -65,9 +65,9 @@ def _scores_field(state: GameState) -> Dict[str, Any]:
             for p in range(1, state.players + 1)}
 
 
-def _numbers(event: str, words: Sequence[str], count: int) -> List[int]:
+def _numbers(where: str, words: Sequence[str], count: int) -> List[int]:
     if len(words) != count or not all(w.isdigit() for w in words):
-        raise _Disagreement("%r is not an announcement the relay writes" % event)
+        raise _Disagreement("%s: not an announcement the relay writes" % where)
     return [int(w) for w in words]
 
 
@@ -89,9 +89,9 @@ class _Replayer:
             raise _Disagreement("%s: the server had already ended the game" % where)
         words = event.split()
         if words[:1] == ["move"]:
-            self.move(where, *_numbers(event, words[1:], 4))
+            self.move(where, *_numbers(where, words[1:], 4))
         elif words[:1] == ["disq"]:
-            self.disqualify(where, _numbers(event, words[1:], 1)[0])
+            self.disqualify(where, _numbers(where, words[1:], 1)[0])
         elif event == "end of phase 1":
             if self.state.phase == BUILD:
                 raise _Disagreement("%s: the rules are still in the building phase (player %d "

@@ -25,9 +25,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-from reversi_ref.arena import (Relay, fill, parse_template, phase1_depths, places,
-                               points, read_result, summary, PLAYER_KEYS, SERVER_KEYS,
-                               SERVER_REQUIRED)
+from reversi_ref.arena import (Played, Relay, fill, game_events, parse_template,
+                               phase1_depths, places, points, read_result, rules_summary,
+                               summary, PLAYER_KEYS, SERVER_KEYS, SERVER_REQUIRED)
 from reversi_ref import load_record, scores
 from reversi_ref.cli import UsageError, main
 
@@ -294,6 +294,34 @@ def test_places_and_points_share_ties_and_skip_the_disqualified() -> None:
     placed = places(rows)
     assert placed == [1, None, 1, 3]
     assert [points(p, placed) for p in placed] == [0.5, 0.0, 0.5, 0.0]
+
+
+def test_the_game_record_comes_from_the_seat_that_heard_most() -> None:
+    """The server stops writing to a disqualified client (RULES.md 6): seat 1 out early must
+    not cut the game's record short."""
+    relays = [Relay(1), Relay(2)]
+    try:
+        relays[0].events = ["move 1 1 0 1", "disq 1"]
+        relays[1].events = ["move 1 1 0 1", "disq 1", "move 2 2 0 2", "end"]
+        played = Played("ok", "", relays, [0, 0])
+        assert game_events(played) == relays[1].events
+    finally:
+        for relay in relays:
+            relay.close()
+
+
+def test_summary_lists_the_games_the_rules_disagree_with() -> None:
+    records = [{"key": "1/t/m/1", "rules": "agree", "logs": "L1"},
+               {"key": "1/t/m/2", "rules": "disagree: event 3 (end): by the rules the game "
+                                            "goes on (player 1 to move)", "logs": "L2"},
+               {"key": "1/t/m/3"}]  # played before the check existed
+    assert rules_summary(records) == [
+        "", "rules: the server's moves replayed through reversi-ref's rules in 2 games: "
+            "1 differ",
+        "  1/t/m/2: disagree: event 3 (end): by the rules the game goes on (player 1 to move) "
+        "(trace: %s)" % os.path.join("L2", "trace.json")]
+    assert rules_summary(records[:1])[1].endswith("in 1 game: all agree")
+    assert rules_summary(records[2:]) == []
 
 
 def test_reads_the_official_result_file(tmp_path: Path) -> None:

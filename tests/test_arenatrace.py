@@ -102,7 +102,8 @@ def opening(count: int) -> List[str]:
     (["end of phase 1"], "event 1 (end of phase 1): the rules are still in the building phase "
                          "(player 1 to move)"),
     (["end"], "event 1 (end): by the rules the game goes on (player 1 to move)"),
-    (["move 3 x 0 1"], "'move 3 x 0 1' is not an announcement the relay writes"),
+    (["move 3 x 0 1"], "event 1 (move 3 x 0 1): not an announcement the relay writes"),
+    (["disq"], "event 1 (disq): not an announcement the relay writes"),
     (["hello"], "event 1 (hello): not an announcement the relay writes"),
     (["disq 9"], "event 1 (disq 9): the map has players 1..3"),
     (["disq 2", "disq 2"], "event 2 (disq 2): player 2 was already disqualified"),
