@@ -694,8 +694,12 @@ def check_with_rules(game: Game, played: Played, rows: Sequence[Dict[str, Any]],
     """Replay the announced moves through the readable rules (`arenatrace`): the verdict
     and the stones at the end of phase 1 go into `record`, the trace to `trace.json`."""
     result = [int(row["stones"]) for row in rows] if rows else None
-    replay = replay_events(decode_map_bytes(game.map.data), game_events(played), result)
-    write_trace(replay, os.path.join(log_dir, "trace.json"))
+    try:
+        replay = replay_events(decode_map_bytes(game.map.data), game_events(played), result)
+        write_trace(replay, os.path.join(log_dir, "trace.json"))
+    except Exception as error:  # the game's result must still be written (an hour's game)
+        record["rules"] = "not checked: %s: %s" % (type(error).__name__, error)
+        return
     record["rules"] = "agree" if not replay.problem else "disagree: " + replay.problem
     if replay.phase1_stones is not None:
         for seat in record["seats"]:
@@ -949,11 +953,16 @@ def rules_summary(records: Sequence[Dict[str, Any]]) -> List[str]:
     checked = [r for r in records if "rules" in r]
     if not checked:
         return []
-    differ = [r for r in checked if r["rules"] != "agree"]
+    others = [r for r in checked if r["rules"] != "agree"]
+    differ = sum(1 for r in others if str(r["rules"]).startswith("disagree"))
+    verdict = "all agree"
+    if others:
+        verdict = "%d differ" % differ
+        if len(others) > differ:
+            verdict += ", %d not checked" % (len(others) - differ)
     lines = ["", "rules: the server's moves replayed through reversi-ref's rules in %d game%s: "
-             "%s" % (len(checked), "" if len(checked) == 1 else "s",
-                     "%d differ" % len(differ) if differ else "all agree")]
-    for record in differ:
+             "%s" % (len(checked), "" if len(checked) == 1 else "s", verdict)]
+    for record in others:
         lines.append("  %s: %s (trace: %s)" % (record["key"], record["rules"],
                                                os.path.join(record["logs"], "trace.json")))
     return lines

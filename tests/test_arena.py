@@ -314,14 +314,28 @@ def test_summary_lists_the_games_the_rules_disagree_with() -> None:
     records = [{"key": "1/t/m/1", "rules": "agree", "logs": "L1"},
                {"key": "1/t/m/2", "rules": "disagree: event 3 (end): by the rules the game "
                                             "goes on (player 1 to move)", "logs": "L2"},
-               {"key": "1/t/m/3"}]  # played before the check existed
+               {"key": "1/t/m/3"},  # played before the check existed
+               {"key": "1/t/m/4", "rules": "not checked: OSError: disk full", "logs": "L4"}]
     assert rules_summary(records) == [
-        "", "rules: the server's moves replayed through reversi-ref's rules in 2 games: "
-            "1 differ",
+        "", "rules: the server's moves replayed through reversi-ref's rules in 3 games: "
+            "1 differ, 1 not checked",
         "  1/t/m/2: disagree: event 3 (end): by the rules the game goes on (player 1 to move) "
-        "(trace: %s)" % os.path.join("L2", "trace.json")]
+        "(trace: %s)" % os.path.join("L2", "trace.json"),
+        "  1/t/m/4: not checked: OSError: disk full (trace: %s)" % os.path.join("L4",
+                                                                               "trace.json")]
     assert rules_summary(records[:1])[1].endswith("in 1 game: all agree")
-    assert rules_summary(records[2:]) == []
+    assert rules_summary(records[2:3]) == []
+
+
+def test_a_failing_rules_check_still_records_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise OSError("disk full")
+    monkeypatch.setattr("reversi_ref.arena.replay_events", broken)
+    out = tmp_path / "games.jsonl"
+    assert arena(out, "--maps", "tiny3x3", "--only", "*/1") == 0
+    game = records(out)[0]
+    assert game["outcome"] == "ok" and game["rules"] == "not checked: OSError: disk full"
 
 
 def test_reads_the_official_result_file(tmp_path: Path) -> None:
