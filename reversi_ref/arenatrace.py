@@ -59,9 +59,8 @@ def _stones(state: GameState) -> List[int]:
     return [counts[p] for p in range(1, state.players + 1)]
 
 
-def _scores_field(state: GameState) -> Dict[str, Any]:
-    counts = scores(state)
-    return {str(p): ("disqualified" if p in state.disqualified else counts[p])
+def _scores_field(state: GameState, stones: List[int]) -> Dict[str, Any]:
+    return {str(p): ("disqualified" if p in state.disqualified else stones[p - 1])
             for p in range(1, state.players + 1)}
 
 
@@ -81,6 +80,7 @@ class _Replayer:
         self.phase1_end: Optional[Dict[str, Any]] = None
         self.final: Optional[Dict[str, Any]] = None
         self.phase1_stones: Optional[List[int]] = None
+        self.final_stones: Optional[List[int]] = None
 
     def event(self, number: int, event: str, result: Optional[Sequence[int]]) -> None:
         """Apply event `number` (1-based, for messages); _Disagreement where the rules differ."""
@@ -96,9 +96,9 @@ class _Replayer:
             if self.state.phase == BUILD:
                 raise _Disagreement("%s: the rules are still in the building phase (player %d "
                                     "to move)" % (where, self.state.to_move or 0))
-            self.phase1_end = {"after_move": self.last_move(),
-                               "scores": _scores_field(self.state)}
             self.phase1_stones = _stones(self.state)
+            self.phase1_end = {"after_move": self.last_move(),
+                               "scores": _scores_field(self.state, self.phase1_stones)}
         elif event == "end":
             self.end(where, result)
         else:
@@ -143,7 +143,8 @@ class _Replayer:
                     raise _Disagreement(
                         "%s: the server's result gives player %d %d stones, the rules %d"
                         % (where, player, result[player - 1], counted))
-        self.final = {"after_move": self.last_move(), "scores": _scores_field(state)}
+        self.final_stones = stones
+        self.final = {"after_move": self.last_move(), "scores": _scores_field(state, stones)}
 
 
 def replay_events(map_text: str, events: Sequence[str],
@@ -163,13 +164,12 @@ def replay_events(map_text: str, events: Sequence[str],
         except _Disagreement as error:
             problem = str(error)
             break
-    final_stones = _stones(replayer.state) if replayer.final is not None else None
     trace: Dict[str, Any] = {
         "format": TRACE_FORMAT, "map_text": map_text, "players": replayer.state.players,
         "moves": replayer.moves, "disqualifications": replayer.disqualifications,
         "phase1_end": replayer.phase1_end, "final": replayer.final,
         "rules": {"agree": not problem, "problem": problem}}
-    return Replay(problem, replayer.phase1_stones, final_stones, trace)
+    return Replay(problem, replayer.phase1_stones, replayer.final_stones, trace)
 
 
 def write_trace(replay: Replay, path: str) -> None:

@@ -23,7 +23,8 @@ from reversi_ref.rules import legal_moves, play, scores
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 OFFICIAL = ["maps_communities_100022", "maps_example_100023",
             "maps_fightclub_comp2020_02_4p_100060", "maps_fightclub_g2_map3_100062",
-            "maps_initialMaps_window_100080", "maps_fightclub_map3_100067", "maps_testMaps_inversions_100093"]
+            "maps_initialMaps_window_100080", "maps_fightclub_map3_100067",
+            "maps_testMaps_inversions_100093"]
 
 
 def official(name: str) -> Dict[str, Any]:
