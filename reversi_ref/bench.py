@@ -502,10 +502,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--depth", metavar="N[,N...]",
                         help="perft depth for every map, or one per map (default: the first "
                              "depth taking at least --min-time); search: the fixed depth, "
-                             "for every map or one per map (default %d, %s)" % (
+                             "for every map or one per map (default %d, %s, and less on a "
+                             "map whose positions have so many moves that depth %d would not "
+                             "end: group2_chaos 2)" % (
                                  searchbench.FIXED_DEPTH, ", ".join(
                                      "%s %d" % item
-                                     for item in searchbench.FIXED_DEPTHS.items())))
+                                     for item in searchbench.FIXED_DEPTHS.items()),
+                                 searchbench.FIXED_DEPTH))
     parser.add_argument("--runs", type=int_range(1), default=5,
                         help="timed perft runs per map; the median counts (default 5)")
     parser.add_argument("--min-time", type=positive_float, default=1.0, metavar="SECONDS",

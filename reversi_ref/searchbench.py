@@ -6,7 +6,8 @@ are bundled ones and, when `../shared/maps` is there, real competition maps (`RE
 
 Each position is searched twice by the default player's paranoid search, from a fresh
 transposition table and evaluation cache, single-threaded, without pondering:
-- at a fixed depth (`--depth`, default `FIXED_DEPTH`): nodes, CPU time to that depth, and the
+- at a fixed depth (`--depth`, default `FIXED_DEPTH`, less where the positions have so many
+  moves that it would not finish: see `default_depth`): nodes, CPU time to that depth, and the
   best move and value, which a pure speed change must leave exactly as they were;
 - for a fixed CPU time (`-t`, default 1 s): nodes per second and the depth completed.
 Time is this process's CPU time (`time.process_time`), which other processes on a busy machine
@@ -42,6 +43,12 @@ PLIES = (6, 20, 40)
 FIXED_DEPTH = 4
 # Maps searched less deep by default (CPython would take minutes per position at 4).
 FIXED_DEPTHS = {"labyrinth50x50": 3}
+# Without --depth, a map is searched to the deepest depth up to FIXED_DEPTH at which the most
+# legal moves of its positions, raised to the depth, stay within this bound: on a map where
+# every player holds 255 override stones (2,400 moves), depth 4 had not ended after 5 minutes,
+# depth 2 takes seconds.  Every map of the default set keeps depth 4 (the most, 62 moves,
+# gives 1.5e7).
+LEAF_BOUND = 2 * 10 ** 7
 # The searcher reads its clock every few nodes; the bench's CPU clock (a system call of a
 # few microseconds here) is read at one of this many reads, the last value reused between.
 CLOCK_EVERY = 8
@@ -152,13 +159,31 @@ class Bench:
                 "nodes_per_second": searcher.nodes / spent if spent > 0 else 0.0}
 
 
-def bench_map(name: str, game_map: Map, seconds: float, depth: int,
+def default_depth(name: str, game_map: Map, positions: Sequence[Tuple[int, GameState]]) -> int:
+    """The fixed depth a map is searched to when `--depth` is not given."""
+    if name in FIXED_DEPTHS:
+        return FIXED_DEPTHS[name]
+    engine = Engine(game_map)
+    widest = 1
+    for _, state in positions:
+        engine.load_state(state)
+        widest = max(widest, len(engine.legal_moves()))
+    depth = FIXED_DEPTH
+    while depth > 1 and widest ** depth > LEAF_BOUND:
+        depth -= 1
+    return depth
+
+
+def bench_map(name: str, game_map: Map, seconds: float, depth: Optional[int],
               config: EvalConfig = DEFAULT_CONFIG, repeat: int = 1) -> Result:
-    """The figures of every position of one map, and their medians (`config`: the search's
-    weights and switches; `repeat`: each fixed-depth search is run that many times in a row
-    and its CPU time is the median, which leaves out the JIT's first compilation)."""
+    """The figures of every position of one map, and their medians (`depth`: None for the
+    map's default, see `default_depth`; `config`: the search's weights and switches; `repeat`:
+    each fixed-depth search is run that many times in a row and its CPU time is the median,
+    which leaves out the JIT's first compilation)."""
     bench = Bench(game_map, config)
     positions = bench_positions(game_map)
+    if depth is None:
+        depth = default_depth(name, game_map, positions)
     for _, state in positions:  # warm-up: the PyPy JIT compiles during the first seconds
         if seconds > 0:
             bench.fixed_time(state, min(seconds, WARM_SECONDS))
@@ -208,8 +233,7 @@ def run_search_bench(paths: Sequence[str], seconds: float, depths: Sequence[int]
     for index, argument in enumerate(arguments):
         source, game_map = load_map_argument(argument)
         name = Path(source.label).stem
-        fixed = (depths[index] if len(depths) > 1 else depths[0] if depths
-                 else FIXED_DEPTHS.get(name, FIXED_DEPTH))
+        fixed = depths[index] if len(depths) > 1 else depths[0] if depths else None
         maps.append(bench_map(name, game_map, seconds, fixed, config, repeat))
     return {"seconds": seconds, "depth": depths[0] if len(depths) == 1 else list(depths) or None,
             "maps": maps, "medians": overall_medians(maps), "repeat": repeat}

@@ -17,6 +17,8 @@ from typing import List, Tuple
 import pytest
 
 from helpers import bench_position
+from reversi_ref import rules, searchbench
+from reversi_ref.bundled import load_map_argument
 from reversi_ref.cli import main
 from reversi_ref.engine import BOMB, BUILD, Engine
 from reversi_ref.search.alphabeta import MOVE_MASK, Searcher
@@ -24,6 +26,7 @@ from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import leaf_value
 from reversi_ref.search.evaluate import Evaluator
+from reversi_ref.searchbench import bench_positions
 
 REAL_MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps"
 # Keeping override stones (`keep_overrides`) prunes the root's moves; test_keep_overrides.py
@@ -154,3 +157,48 @@ def test_bench_search_repeats_each_fixed_depth_search(tmp_path: Path) -> None:
     report = json.loads(thrice.read_text())
     assert report["repeat"] == 3 and json.loads(once.read_text())["repeat"] == 1
     assert all(p["fixed"]["seconds"] > 0 for p in report["maps"][0]["positions"])
+
+
+def widest_by_the_rules(name: str) -> int:
+    """The most legal moves, counted by the readable rules, of `bench search`'s positions."""
+    _, game_map = load_map_argument(name)
+    return max(len(rules.legal_moves(state)) for _, state in bench_positions(game_map))
+
+
+def test_bench_search_lowers_its_default_depth_where_moves_are_many(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without `--depth`, a map is searched to the deepest depth up to 4 at which its widest
+    position's moves (counted here by the readable rules), raised to the depth, stay within
+    LEAF_BOUND; the report and every position's search give that depth, and `--depth` still
+    wins over the bound."""
+    widest = widest_by_the_rules("othello8x8")
+    assert widest > 2
+
+    def depths(*extra: str) -> List[int]:
+        out = tmp_path / "d.json"
+        assert main(["bench", "search", "--map", "othello8x8", "-t", "0", "--json", str(out),
+                     *extra]) == 0
+        row = json.loads(out.read_text())["maps"][0]
+        return [row["depth"]] + [p["fixed"]["depth"] for p in row["positions"]]
+
+    assert depths() == [4] * 4
+    monkeypatch.setattr(searchbench, "LEAF_BOUND", widest ** 2)
+    assert depths() == [2] * 4
+    monkeypatch.setattr(searchbench, "LEAF_BOUND", widest ** 2 - 1)
+    assert depths() == [1] * 4
+    assert depths("--depth", "3") == [3] * 4
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not REAL_MAPS.is_dir(), reason="needs ../shared/maps")
+def test_bench_search_default_depths_on_real_maps() -> None:
+    """`group2_chaos` (255 override stones each, about 2,400 moves) is searched to depth 2 by
+    default, where depth 4 had not ended after 5 minutes; the widest default real map
+    (`2013_comp_5_2p`, 62 moves) keeps depth 4."""
+    for name, expected in (("matchpoint__frequentlyPlayed__group2_chaos", 2),
+                           ("fightclub__2013_comp_5_2p", 4)):
+        path = str(REAL_MAPS / (name + ".map"))
+        widest = widest_by_the_rules(path)
+        assert widest ** expected <= searchbench.LEAF_BOUND < widest ** (expected + 1)
+        _, game_map = load_map_argument(path)
+        assert searchbench.default_depth(name, game_map, bench_positions(game_map)) == expected
