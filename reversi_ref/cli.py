@@ -39,6 +39,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.arenacompare",
     "reversi_ref.tune",
     "reversi_ref.render.cli",
+    "reversi_ref.analyse",
     "reversi_ref.specs",
     "reversi_ref.perft",
     "reversi_ref.conform",

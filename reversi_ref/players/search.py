@@ -108,6 +108,15 @@ class SearchPlayer(Player):
             self.searcher = searcher
         return searcher
 
+    def searcher_for(self, state: GameState) -> Searcher:
+        """The searcher this player would use on `state` (building phase), loaded and reset
+        for the player to move, without a deadline: for analysing a position."""
+        evaluator = self.context.load(state)
+        searcher = self._searcher(evaluator)
+        searcher.reset(evaluator.engine.to_move)
+        searcher.deadline = float("inf")
+        return searcher
+
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit, search
         `depth` plies)."""

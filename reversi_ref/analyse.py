@@ -1,0 +1,269 @@
+"""`reversi-ref analyse`: what the search player thinks of one position of a recorded game.
+
+`analyse GAME --move N` loads the position after N moves of a trace (the referee's `--trace`,
+an arena game's `trace.json`, the official server's) or the start of a map, and searches it
+as the `client` would, with the same evaluation and search, but for as long as it is told
+(`-t SECONDS`, wall clock) or to a fixed depth (`--depth D`), and printing every iteration:
+
+    depth 7: (6, 7) value -1234, 190,800 nodes, 0.96 s
+
+A value is from the point of view of the player to move, in the evaluation's units (a pawn
+of Othello is about 100); a decisive value is a proven result ("proven: first place",
+"proven: not first").  When the game goes on after move N, the move it played is then searched
+alone to the same depth, so the two values can be compared:
+
+    played (6, 7): value -1234 at depth 7, as good as the search's choice
+
+This is how a lost game is taken apart: step back through its moves and find the first one
+whose played value falls short of the best.  In the bombing phase the search is the client's
+bomb search: it prints its target and value once, and the target the game bombed, unvalued.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from .cli import UsageError, int_range, non_negative_float, output_file, usage_error
+from .engine import BOMB, BUILD
+from .errors import ReversiError
+from .players import read_weights
+from .players.search import SearchPlayer
+from .render.cli import frame_heading, load_input
+from .search.alphabeta import MOVE_MASK, PLAYER_SHIFT, Searcher
+from .search.bombing import BOMB_DEPTH, choose_bomb
+from .search.config import DEFAULT_CONFIG, EvalConfig, config_from_dict
+from .search.evaluate import WIN_BONUS, is_decisive
+from .search.timing import Clock
+from .state import GameState, Move
+
+MAX_DEPTH = 64
+
+
+class Iteration(NamedTuple):
+    """One completed depth: the best move, its value for the player to move, the nodes and
+    the seconds since the search began."""
+
+    depth: int
+    move: Move
+    value: int
+    nodes: int
+    seconds: float
+
+
+class Analysis(NamedTuple):
+    """The search of one position and, when known, of the move the game played there."""
+
+    player: int
+    phase: str
+    iterations: List[Iteration]
+    played: Optional[Move]
+    played_value: Optional[Iteration]
+
+
+def describe_value(value: int) -> str:
+    """A search value as text: the number, and the proven result when it is decisive."""
+    if not is_decisive(value):
+        return "%+d" % value
+    return "%+d (proven: %s)" % (value, "first place" if value >= WIN_BONUS // 2
+                                 else "not first")
+
+
+def describe_move(move: Move) -> str:
+    """(x, y), with the special byte when there is one."""
+    if move.special:
+        return "(%d, %d) special %d" % (move.x, move.y, move.special)
+    return "(%d, %d)" % (move.x, move.y)
+
+
+def search_building_move(searcher: Searcher, seconds: float, max_depth: int,
+                         clock: Clock) -> List[Iteration]:
+    """Iterative deepening at the root until `seconds` pass (0: no limit), `max_depth` is
+    complete or a result is proven."""
+    engine = searcher.engine
+    start = clock()
+    searcher.deadline = start + seconds if seconds > 0 else float("inf")
+    found: List[Iteration] = []
+    moves = searcher.root_moves()
+    previous = 0
+    for depth in range(1, max_depth + 1):
+        value, moves = searcher.search_root(depth, moves, previous)
+        if searcher.stopped:
+            break
+        previous = value
+        found.append(Iteration(depth, engine.decode_move(moves[0] & MOVE_MASK), value,
+                               searcher.nodes, clock() - start))
+        if is_decisive(value) or len(moves) == 1:
+            break
+    return found
+
+
+def search_played_move(searcher: Searcher, move: Move, depth: int, seconds: float,
+                       clock: Clock) -> Optional[Iteration]:
+    """The value of `move` alone, searched to `depth` (or as deep as `seconds` allow)."""
+    engine = searcher.engine
+    packed = (searcher.root << PLAYER_SHIFT) | engine.encode_move(move)
+    searcher.reset(searcher.root)  # the table stays: the positions were mostly searched
+    start = clock()
+    searcher.deadline = start + seconds if seconds > 0 else float("inf")
+    best: Optional[Iteration] = None
+    previous = 0
+    for d in range(1, depth + 1):
+        value, _ = searcher.search_root(d, [packed], previous)
+        if searcher.stopped:
+            break
+        previous = value
+        best = Iteration(d, move, value, searcher.nodes, clock() - start)
+    return best
+
+
+def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_depth: int,
+                  config: EvalConfig = DEFAULT_CONFIG,
+                  clock: Clock = time.monotonic) -> Analysis:
+    """Search `state` for the player to move (`seconds` of wall clock, 0 for no limit, up
+    to `max_depth`), then the `played` move alone to the depth reached."""
+    player = state.to_move
+    if player is None:
+        raise ReversiError("the game is over in this position: nobody is to move")
+    search_player = SearchPlayer(config=config, clock=clock)
+    evaluator = search_player.context.load(state)
+    engine = evaluator.engine
+    if engine.phase == BOMB:
+        start = clock()
+        deadline = start + seconds if seconds > 0 else float("inf")
+        choice = choose_bomb(engine, evaluator, player, deadline, clock,
+                             min(max_depth, BOMB_DEPTH) if seconds > 0 else max_depth, deadline)
+        bomb = Iteration(choice.depth, engine.decode_move(choice.move), choice.value,
+                         choice.nodes, clock() - start)
+        return Analysis(player, "bombing", [bomb], played, None)
+    if engine.phase != BUILD:
+        raise ReversiError("the game is over in this position: nobody is to move")
+    searcher = search_player.searcher_for(state)
+    iterations = search_building_move(searcher, seconds, max_depth, clock)
+    played_value = None
+    if played is not None and iterations:
+        played_value = search_played_move(searcher, played, iterations[-1].depth, seconds,
+                                          clock)
+    return Analysis(player, "building", iterations, played, played_value)
+
+
+def played_verdict(analysis: Analysis) -> str:
+    """How the played move compares with the search's choice at the same depth."""
+    best = analysis.iterations[-1] if analysis.iterations else None
+    mine = analysis.played_value
+    if analysis.played is None:
+        return ""
+    text = "played %s" % describe_move(analysis.played)
+    if mine is None or best is None:
+        return text + ": not searched (no iteration finished in time)"
+    text += ": value %s at depth %d" % (describe_value(mine.value), mine.depth)
+    if mine.depth != best.depth:
+        return text + " (the search's choice was valued at depth %d: not comparable)" % (
+            best.depth)
+    if mine.value >= best.value:
+        return text + ", as good as the search's choice"
+    return text + ", %d below the search's %s" % (best.value - mine.value,
+                                                    describe_move(best.move))
+
+
+def format_analysis(analysis: Analysis) -> List[str]:
+    """The lines `analyse` prints for one position."""
+    lines = ["player %d to move, %s phase" % (analysis.player, analysis.phase)]
+    if analysis.phase == "bombing":
+        bomb = analysis.iterations[0]
+        lines.append("bomb %s: value %s, %s targets tried, %d bombs deep, %.2f s" % (
+            describe_move(bomb.move), describe_value(bomb.value), "{:,}".format(bomb.nodes),
+            bomb.depth, bomb.seconds))
+        if analysis.played is not None:
+            lines.append("played %s" % describe_move(analysis.played))
+        return lines
+    if not analysis.iterations:
+        lines.append("no iteration finished in time: give more seconds (-t)")
+    for it in analysis.iterations:
+        lines.append("depth %d: %s value %s, %s nodes, %.2f s" % (
+            it.depth, describe_move(it.move), describe_value(it.value),
+            "{:,}".format(it.nodes), it.seconds))
+    verdict = played_verdict(analysis)
+    if verdict:
+        lines.append(verdict)
+    return lines
+
+
+def analysis_json(analysis: Analysis, source: str, number: int) -> Dict[str, Any]:
+    """The analysis as a JSON object (moves as {x, y, special})."""
+    def move(m: Optional[Move]) -> Optional[Dict[str, int]]:
+        return None if m is None else {"x": m.x, "y": m.y, "special": m.special}
+
+    def iteration(it: Optional[Iteration]) -> Optional[Dict[str, Any]]:
+        if it is None:
+            return None
+        return {"depth": it.depth, "move": move(it.move), "value": it.value,
+                "proven": is_decisive(it.value), "nodes": it.nodes,
+                "seconds": round(it.seconds, 4)}
+
+    return {"game": source, "after_moves": number, "player": analysis.player,
+            "phase": analysis.phase,
+            "iterations": [iteration(it) for it in analysis.iterations],
+            "played": move(analysis.played), "played_value": iteration(analysis.played_value)}
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """`reversi-ref analyse`: search one position of a recorded game and print each depth."""
+    if args.time_limit == 0 and args.depth is None:
+        raise UsageError("argument -t: 0 (no time limit) needs --depth")
+    config = DEFAULT_CONFIG
+    if args.weights is not None:
+        try:
+            config = config_from_dict(read_weights(args.weights, "argument --weights"))
+        except ValueError as error:
+            raise usage_error(error, "argument --weights") from None
+    record = load_input(args.game)
+    frame = record.frame(args.move)
+    number = frame.number
+    following = record.frames[number + 1] if number + 1 < len(record.frames) else None
+    played = following.move if following is not None and not following.rejected else None
+    seconds = 0.0 if args.depth is not None and args.time_limit is None else (
+        args.time_limit if args.time_limit is not None else 10.0)
+    max_depth = args.depth if args.depth is not None else MAX_DEPTH
+    try:
+        analysis = analyse_state(frame.state, played, seconds, max_depth, config)
+    except ReversiError as error:
+        raise ReversiError("%s, after move %d: %s" % (args.game, number, error)) from None
+    print("%s: %s" % (args.game, frame_heading(record, frame)))
+    print("\n".join(format_analysis(analysis)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(analysis_json(analysis, args.game, number),
+                                              indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `analyse` subcommand."""
+    parser = subparsers.add_parser(
+        "analyse", help="search one position of a recorded game, printing every depth",
+        description="Search the position after N moves of a recorded game (or a map's start) "
+                    "as the client does, printing the best move and value at every depth, "
+                    "then the value of the move the game played there at the same depth.")
+    parser.add_argument("game", metavar="TRACE|MAP",
+                        help="a JSON trace (the referee's --trace, an arena trace.json, the "
+                             "official server's; gzip or plain), a map file or a bundled "
+                             "map's name")
+    parser.add_argument("--move", type=int, default=0, metavar="N",
+                        help="the position after N moves (0 = the start, negative counts "
+                             "from the end; default 0)")
+    parser.add_argument("-t", dest="time_limit", type=non_negative_float, default=None,
+                        metavar="SECONDS",
+                        help="wall-clock seconds for the search, and again for the played "
+                             "move (default 10; 0: no limit, with --depth)")
+    parser.add_argument("--depth", type=int_range(1, MAX_DEPTH), default=None, metavar="D",
+                        help="stop after depth D (alone: no time limit, so the output "
+                             "repeats exactly)")
+    parser.add_argument("--weights", default=None, metavar="JSON",
+                        help="evaluation weights and switches, as for `client --weights` "
+                             "(inline JSON or @FILE)")
+    parser.add_argument("--json", type=output_file, default=None, metavar="FILE",
+                        help="also write the analysis as JSON")
+    parser.set_defaults(func=run_analyse)
