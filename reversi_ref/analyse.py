@@ -15,8 +15,10 @@ alone to the same depth, so the two values can be compared:
     played (6, 7): value -1234 at depth 7, as good as the search's choice
 
 This is how a lost game is taken apart: step back through its moves and find the first one
-whose played value falls short of the best.  In the bombing phase the search is the client's
-bomb search: it prints its target and value once, and the target the game bombed, unvalued.
+whose played value falls short of the best.  `--to M` does that for every position from
+`--move` to M (`--player P`: only P's moves), one line each.  In the bombing phase the search
+is the client's bomb search: it prints its target and value once, and the target the game
+bombed, unvalued.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .errors import ReversiError
 from .players import read_weights
 from .players.search import SearchPlayer
 from .render.cli import frame_heading, load_input
+from .render.record import Record
 from .search.alphabeta import MOVE_MASK, PLAYER_SHIFT, Searcher
 from .search.bombing import BOMB_DEPTH, choose_bomb
 from .search.config import DEFAULT_CONFIG, EvalConfig, config_from_dict
@@ -210,10 +213,43 @@ def analysis_json(analysis: Analysis, source: str, number: int) -> Dict[str, Any
             "played": move(analysis.played), "played_value": iteration(analysis.played_value)}
 
 
+def sweep_line(number: int, analysis: Analysis) -> str:
+    """One line of a sweep: the position, the player, and the played move against the best."""
+    where = "after move %d, player %d" % (number, analysis.player)
+    if analysis.phase == "bombing":
+        bomb = analysis.iterations[0]
+        return "%s, bombing: the search bombs %s (value %s), played %s" % (
+            where, describe_move(bomb.move), describe_value(bomb.value),
+            describe_move(analysis.played) if analysis.played else "nothing")
+    return "%s: %s" % (where, played_verdict(analysis))
+
+
+def positions_to_analyse(record: Record, first: int, last: Optional[int],
+                         player: Optional[int]) -> List[int]:
+    """The frame numbers to search: `first` alone, or `first`..`last` where the game goes on
+    with a move (of `player`, when given)."""
+    start = record.frame(first).number
+    if last is None:
+        return [start]
+    end = record.frame(last).number
+    found = []
+    for number in range(start, min(end, len(record.frames) - 2) + 1):
+        following = record.frames[number + 1]
+        if following.move is None or following.rejected:
+            continue
+        if player is not None and following.player != player:
+            continue
+        found.append(number)
+    return found
+
+
 def run_analyse(args: argparse.Namespace) -> int:
-    """`reversi-ref analyse`: search one position of a recorded game and print each depth."""
+    """`reversi-ref analyse`: search one position of a recorded game and print each depth,
+    or (with --to) each move of a stretch of the game against the search's choice."""
     if args.time_limit == 0 and args.depth is None:
         raise UsageError("argument -t: 0 (no time limit) needs --depth")
+    if args.player is not None and args.to is None:
+        raise UsageError("argument --player: only with --to")
     config = DEFAULT_CONFIG
     if args.weights is not None:
         try:
@@ -221,22 +257,34 @@ def run_analyse(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise usage_error(error, "argument --weights") from None
     record = load_input(args.game)
-    frame = record.frame(args.move)
-    number = frame.number
-    following = record.frames[number + 1] if number + 1 < len(record.frames) else None
-    played = following.move if following is not None and not following.rejected else None
+    if args.player is not None and args.player > record.players:
+        raise UsageError("argument --player: the game has players 1..%d" % record.players)
+    numbers = positions_to_analyse(record, args.move, args.to, args.player)
     seconds = 0.0 if args.depth is not None and args.time_limit is None else (
         args.time_limit if args.time_limit is not None else 10.0)
     max_depth = args.depth if args.depth is not None else MAX_DEPTH
-    try:
-        analysis = analyse_state(frame.state, played, seconds, max_depth, config)
-    except ReversiError as error:
-        raise ReversiError("%s, after move %d: %s" % (args.game, number, error)) from None
-    print("%s: %s" % (args.game, frame_heading(record, frame)))
-    print("\n".join(format_analysis(analysis)))
+    reports = []
+    for number in numbers:
+        frame = record.frames[number]
+        following = record.frames[number + 1] if number + 1 < len(record.frames) else None
+        played = following.move if following is not None and not following.rejected else None
+        try:
+            analysis = analyse_state(frame.state, played, seconds, max_depth, config)
+        except ReversiError as error:
+            raise ReversiError("%s, after move %d: %s" % (args.game, number, error)) from None
+        if args.to is None:
+            print("%s: %s" % (args.game, frame_heading(record, frame)))
+            print("\n".join(format_analysis(analysis)))
+        else:
+            print(sweep_line(number, analysis), flush=True)
+        reports.append(analysis_json(analysis, args.game, number))
+    if args.to is not None and not numbers:
+        print("%s: no move to analyse after moves %d to %d%s" % (
+            args.game, record.frame(args.move).number, record.frame(args.to).number,
+            "" if args.player is None else " by player %d" % args.player))
     if args.json:
-        Path(args.json).write_text(json.dumps(analysis_json(analysis, args.game, number),
-                                              indent=1) + "\n", encoding="utf-8")
+        data: Any = reports[0] if args.to is None else reports
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
@@ -254,6 +302,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--move", type=int, default=0, metavar="N",
                         help="the position after N moves (0 = the start, negative counts "
                              "from the end; default 0)")
+    parser.add_argument("--to", type=int, default=None, metavar="M",
+                        help="search every position from --move to M (negative counts from "
+                             "the end), one line each: the move played against the search's "
+                             "choice")
+    parser.add_argument("--player", type=int_range(1, 8), default=None, metavar="P",
+                        help="with --to: only the moves of player P")
     parser.add_argument("-t", dest="time_limit", type=non_negative_float, default=None,
                         metavar="SECONDS",
                         help="wall-clock seconds for the search, and again for the played "
@@ -265,5 +319,6 @@ def register(subparsers: Any) -> None:
                         help="evaluation weights and switches, as for `client --weights` "
                              "(inline JSON or @FILE)")
     parser.add_argument("--json", type=output_file, default=None, metavar="FILE",
-                        help="also write the analysis as JSON")
+                        help="also write the analysis as JSON (with --to: a list, one entry "
+                             "per position)")
     parser.set_defaults(func=run_analyse)

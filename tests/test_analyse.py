@@ -161,3 +161,36 @@ def test_bad_requests_are_one_line_errors(tmp_path: Path,
     assert "needs --depth" in capsys.readouterr().err
     assert main(["analyse", "othello8x8", "--depth", "2"]) == 0
     assert "player 1 to move, building phase" in capsys.readouterr().out
+
+
+def test_a_sweep_values_each_move_of_one_player(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`--to` searches every position of the stretch where the chosen player moved next, one
+    line each; the losing last move is the one below the search's choice."""
+    moves, _, losses = ending_with_a_choice()
+    game = tmp_path / "game.json"
+    write_game(game, moves + [losses[0]])
+    state = parse_map(OTHELLO)
+    movers = []
+    for move in moves:
+        movers.append(state.to_move)
+        state = play(state, move)
+    loser = state.to_move
+    assert loser is not None
+    movers.append(loser)
+    first = len(moves) - 4
+    expected = [n for n in range(first, len(moves) + 1) if movers[n] == loser]
+    out = tmp_path / "sweep.json"
+    assert main(["analyse", str(game), "--move", str(first), "--to", "-1", "--player",
+                 str(loser), "--depth", "20", "--json", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(out.read_text())[i]["after_moves"] for i in range(len(expected))] == \
+        expected
+    assert len(lines) == len(expected)
+    assert all(line.startswith("after move %d, player %d: played" % (n, loser))
+               for n, line in zip(expected, lines))
+    assert "below the search's" in lines[-1]
+    with pytest.raises(SystemExit) as stop:
+        main(["analyse", str(game), "--player", "1"])
+    assert stop.value.code == 2
+    assert "only with --to" in capsys.readouterr().err
