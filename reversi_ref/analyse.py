@@ -5,14 +5,14 @@ an arena game's `trace.json`, the official server's) or the start of a map, and 
 as the `client` would, with the same evaluation and search, but for as long as it is told
 (`-t SECONDS`, wall clock) or to a fixed depth (`--depth D`), and printing every iteration:
 
-    depth 7: (6, 7) value -1234, 190,800 nodes, 0.96 s
+    depth 7: (6, 7) value +1559, 14,012 nodes, 0.65 s
 
-A value is from the point of view of the player to move, in the evaluation's units (a pawn
-of Othello is about 100); a decisive value is a proven result ("proven: first place",
-"proven: not first").  When the game goes on after move N, the move it played is then searched
+A value is from the point of view of the player to move, in the evaluation's units (at the
+end of the game 100 per stone of margin); a decisive value is a proven result ("proven: first
+place", "proven: not first").  When the game goes on after move N, the move it played is then searched
 alone to the same depth, so the two values can be compared:
 
-    played (6, 7): value -1234 at depth 7, as good as the search's choice
+    played (6, 7): value +1559 at depth 7, as good as the search's choice
 
 This is how a lost game is taken apart: step back through its moves and find the first one
 whose played value falls short of the best.  `--to M` does that for every position from
