@@ -36,7 +36,7 @@ from .players import read_weights
 from .players.search import SearchPlayer
 from .render.cli import frame_heading, load_input
 from .render.record import Record
-from .search.alphabeta import MOVE_MASK, PLAYER_SHIFT, Searcher
+from .search.alphabeta import PLAYER_SHIFT, Searcher
 from .search.bombing import BOMB_DEPTH, choose_bomb
 from .search.config import DEFAULT_CONFIG, EvalConfig, config_from_dict
 from .search.evaluate import WIN_BONUS, is_decisive
@@ -90,16 +90,9 @@ def search_building_move(searcher: Searcher, seconds: float, max_depth: int,
     start = clock()
     searcher.deadline = start + seconds if seconds > 0 else float("inf")
     found: List[Iteration] = []
-    moves = searcher.root_moves()
-    previous = 0
-    for depth in range(1, max_depth + 1):
-        value, moves = searcher.search_root(depth, moves, previous)
-        if searcher.stopped:
-            break
-        previous = value
-        found.append(Iteration(depth, engine.decode_move(moves[0] & MOVE_MASK), value,
-                               searcher.nodes, clock() - start))
-        if is_decisive(value) or len(moves) == 1:
+    for depth, best, value, nodes in searcher.iterate(max_depth):
+        found.append(Iteration(depth, engine.decode_move(best), value, nodes, clock() - start))
+        if is_decisive(value):
             break
     return found
 
