@@ -306,8 +306,8 @@ def register(subparsers: Any) -> None:
                         help="wall-clock seconds for the search, and again for the played "
                              "move (default 10; 0: no limit, with --depth)")
     parser.add_argument("--depth", type=int_range(1, MAX_DEPTH), default=None, metavar="D",
-                        help="stop after depth D (alone: no time limit, so the output "
-                             "repeats exactly)")
+                        help="stop after depth D (alone: no time limit, so the moves and "
+                             "values repeat exactly)")
     parser.add_argument("--weights", default=None, metavar="JSON",
                         help="evaluation weights and switches, as for `client --weights` "
                              "(inline JSON or @FILE)")
