@@ -399,7 +399,9 @@ def test_silent_client_is_disqualified_after_its_bank(server: Any, tmp_path: Pat
     assert game.result is not None
     lines = game.result.decode().split("\n")
     assert lines[2] == "6\t0\t1000 msecs\tdisq."
-    assert re.fullmatch(r"5\t3\t(1000|99\d) msecs\tok", lines[1])
+    # Player 1 answered at once; its bank is charged for that answer alone (under 100 ms even
+    # on a loaded machine, where a scripted answer took 48 ms).
+    assert re.fullmatch(r"5\t3\t(1000|9\d\d) msecs\tok", lines[1])
 
 
 def test_sole_survivor_gets_7_then_9(server: Any, tmp_path: Path) -> None:
