@@ -9,10 +9,11 @@ as the `client` would, with the same evaluation and search, but for as long as i
 
 A value is from the point of view of the player to move, in the evaluation's units (at the
 end of the game 100 per stone of margin); a decisive value is a proven result ("proven: first
-place", "proven: not first").  When the game goes on after move N, the move it played is then searched
-alone to the same depth, so the two values can be compared:
+place", "proven: not first").  When the game goes on after move N, the move it played is then
+searched alone to the same depth from empty tables (unless it is the search's own choice), so
+the two values can be compared:
 
-    played (6, 7): value +1559 at depth 7, as good as the search's choice
+    played (6, 7): value +1559 at depth 7, the search's own choice
 
 This is how a lost game is taken apart: step back through its moves and find the first one
 whose played value falls short of the best.  `--to M` does that for every position from
@@ -97,12 +98,13 @@ def search_building_move(searcher: Searcher, seconds: float, max_depth: int,
     return found
 
 
-def search_played_move(searcher: Searcher, move: Move, depth: int, seconds: float,
-                       clock: Clock) -> Optional[Iteration]:
-    """The value of `move` alone, searched to `depth` (or as deep as `seconds` allow)."""
-    engine = searcher.engine
-    packed = (searcher.root << PLAYER_SHIFT) | engine.encode_move(move)
-    searcher.reset(searcher.root)  # the table stays: the positions were mostly searched
+def search_played_move(state: GameState, move: Move, depth: int, seconds: float,
+                       config: EvalConfig, clock: Clock) -> Optional[Iteration]:
+    """The value of `move` alone, searched to `depth` (or as deep as `seconds` allow) from
+    empty tables, so that, like the search's own value at that depth, it holds nothing from a
+    deeper iteration (whose values swing by thousands between odd and even depths)."""
+    searcher = SearchPlayer(config=config, clock=clock).searcher_for(state)
+    packed = (searcher.root << PLAYER_SHIFT) | searcher.engine.encode_move(move)
     start = clock()
     searcher.deadline = start + seconds if seconds > 0 else float("inf")
     best: Optional[Iteration] = None
@@ -120,7 +122,8 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
                   config: EvalConfig = DEFAULT_CONFIG,
                   clock: Clock = time.monotonic) -> Analysis:
     """Search `state` for the player to move (`seconds` of wall clock, 0 for no limit, up
-    to `max_depth`), then the `played` move alone to the depth reached."""
+    to `max_depth`), then the `played` move alone to the depth reached (unless it is the
+    search's own choice there)."""
     player = state.to_move
     if player is None:
         raise ReversiError("the game is over in this position: nobody is to move")
@@ -141,8 +144,12 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
     iterations = search_building_move(searcher, seconds, max_depth, clock)
     played_value = None
     if played is not None and iterations:
-        played_value = search_played_move(searcher, played, iterations[-1].depth, seconds,
-                                          clock)
+        last = iterations[-1]
+        if played == last.move:
+            played_value = last
+        else:
+            played_value = search_played_move(state, played, last.depth, seconds, config,
+                                              clock)
     return Analysis(player, "building", iterations, played, played_value)
 
 
@@ -159,8 +166,10 @@ def played_verdict(analysis: Analysis) -> str:
     if mine.depth != best.depth:
         return text + " (the search's choice was valued at depth %d: not comparable)" % (
             best.depth)
+    if analysis.played == best.move:
+        return text + ", the search's own choice"
     if mine.value >= best.value:
-        return text + ", as good as the search's choice"
+        return text + ", as good as the search's %s" % describe_move(best.move)
     return text + ", %d below the search's %s" % (best.value - mine.value,
                                                     describe_move(best.move))
 

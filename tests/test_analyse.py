@@ -15,12 +15,13 @@ from typing import Dict, List, Tuple
 import pytest
 
 from reversi_ref import parse_map
-from reversi_ref.analyse import analyse_state
+from reversi_ref.analyse import analyse_state, played_verdict
 from reversi_ref.arenatrace import replay_events, write_trace
 from reversi_ref.bundled import bundled_map_bytes
 from reversi_ref.cli import main
 from reversi_ref.render.record import load_record
 from reversi_ref.rules import legal_moves, play, scores
+from reversi_ref.search.evaluate import WIN_BONUS, is_decisive
 from reversi_ref.state import GameState, Move
 
 
@@ -105,17 +106,22 @@ def test_a_proven_ending_agrees_with_an_exhaustive_minimax(
         range(1, len(report["iterations"]) + 1))
 
 
-def test_a_winning_played_move_matches_the_search(tmp_path: Path) -> None:
-    """The search's own choice, played, is valued as good as the choice."""
-    moves, _, _ = ending_with_a_choice()
+def test_other_winning_moves_are_proven_wins_too() -> None:
+    """Each winning move the minimax finds, played, is valued as a proven first place at the
+    search's depth (searched alone from empty tables unless it is the search's own choice,
+    which is then named as such); each losing one as a proven miss."""
+    moves, wins, losses = ending_with_a_choice()
     state = parse_map(OTHELLO)
     for move in moves:
         state = play(state, move)
-    first = analyse_state(state, None, 0.0, 20)
-    best = first.iterations[-1].move
-    again = analyse_state(state, best, 0.0, 20)
-    assert again.played_value is not None
-    assert again.played_value.value == again.iterations[-1].value
+    for move in wins + losses:
+        analysis = analyse_state(state, move, 0.0, 20)
+        valued = analysis.played_value
+        assert valued is not None and valued.depth == analysis.iterations[-1].depth
+        assert is_decisive(valued.value)
+        assert (valued.value >= WIN_BONUS // 2) == (move in wins)
+        own = move == analysis.iterations[-1].move
+        assert ("the search's own choice" in played_verdict(analysis)) == own
 
 
 def test_a_bombing_position_reports_the_bomb(tmp_path: Path,
