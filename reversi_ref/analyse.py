@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .cli import UsageError, int_range, non_negative_float, output_file, usage_error
-from .engine import BOMB, BUILD
+from .engine import BOMB
 from .errors import ReversiError
 from .players import read_weights
-from .players.search import SearchPlayer
+from .players.search import MAX_DEPTH, SearchPlayer
 from .render.cli import frame_heading, load_input
 from .render.record import Record
 from .search.alphabeta import PLAYER_SHIFT, Searcher
@@ -43,8 +43,6 @@ from .search.config import DEFAULT_CONFIG, EvalConfig, config_from_dict
 from .search.evaluate import WIN_BONUS, is_decisive
 from .search.timing import Clock
 from .state import GameState, Move
-
-MAX_DEPTH = 64
 
 
 class Iteration(NamedTuple):
@@ -83,13 +81,18 @@ def describe_move(move: Move) -> str:
     return "(%d, %d)" % (move.x, move.y)
 
 
+def deadline_after(start: float, seconds: float) -> float:
+    """The clock time `seconds` after `start`; no deadline for 0 seconds."""
+    return start + seconds if seconds > 0 else float("inf")
+
+
 def search_building_move(searcher: Searcher, seconds: float, max_depth: int,
                          clock: Clock) -> List[Iteration]:
     """Iterative deepening at the root until `seconds` pass (0: no limit), `max_depth` is
     complete or a result is proven."""
     engine = searcher.engine
     start = clock()
-    searcher.deadline = start + seconds if seconds > 0 else float("inf")
+    searcher.deadline = deadline_after(start, seconds)
     found: List[Iteration] = []
     for depth, best, value, nodes in searcher.iterate(max_depth):
         found.append(Iteration(depth, engine.decode_move(best), value, nodes, clock() - start))
@@ -106,7 +109,7 @@ def search_played_move(state: GameState, move: Move, depth: int, seconds: float,
     searcher = SearchPlayer(config=config, clock=clock).searcher_for(state)
     packed = (searcher.root << PLAYER_SHIFT) | searcher.engine.encode_move(move)
     start = clock()
-    searcher.deadline = start + seconds if seconds > 0 else float("inf")
+    searcher.deadline = deadline_after(start, seconds)
     best: Optional[Iteration] = None
     previous = 0
     for d in range(1, depth + 1):
@@ -132,14 +135,12 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
     engine = evaluator.engine
     if engine.phase == BOMB:
         start = clock()
-        deadline = start + seconds if seconds > 0 else float("inf")
+        deadline = deadline_after(start, seconds)
         choice = choose_bomb(engine, evaluator, player, deadline, clock,
                              min(max_depth, BOMB_DEPTH) if seconds > 0 else max_depth, deadline)
         bomb = Iteration(choice.depth, engine.decode_move(choice.move), choice.value,
                          choice.nodes, clock() - start)
         return Analysis(player, "bombing", [bomb], played, None)
-    if engine.phase != BUILD:
-        raise ReversiError("the game is over in this position: nobody is to move")
     searcher = search_player.searcher_for(state)
     iterations = search_building_move(searcher, seconds, max_depth, clock)
     played_value = None
@@ -226,6 +227,15 @@ def sweep_line(number: int, analysis: Analysis) -> str:
     return "%s: %s" % (where, played_verdict(analysis))
 
 
+def played_after(record: Record, number: int) -> Optional[Move]:
+    """The move the game played after move `number` (None at the end, or when the next step
+    is a disqualification or a rejected answer)."""
+    if number + 1 >= len(record.frames):
+        return None
+    following = record.frames[number + 1]
+    return None if following.rejected else following.move
+
+
 def positions_to_analyse(record: Record, first: int, last: Optional[int],
                          player: Optional[int]) -> List[int]:
     """The frame numbers to search: `first` alone, or `first`..`last` where the game goes on
@@ -234,15 +244,9 @@ def positions_to_analyse(record: Record, first: int, last: Optional[int],
     if last is None:
         return [start]
     end = record.frame(last).number
-    found = []
-    for number in range(start, min(end, len(record.frames) - 2) + 1):
-        following = record.frames[number + 1]
-        if following.move is None or following.rejected:
-            continue
-        if player is not None and following.player != player:
-            continue
-        found.append(number)
-    return found
+    return [number for number in range(start, end + 1)
+            if played_after(record, number) is not None
+            and (player is None or record.frames[number + 1].player == player)]
 
 
 def run_analyse(args: argparse.Namespace) -> int:
@@ -268,10 +272,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     reports = []
     for number in numbers:
         frame = record.frames[number]
-        following = record.frames[number + 1] if number + 1 < len(record.frames) else None
-        played = following.move if following is not None and not following.rejected else None
         try:
-            analysis = analyse_state(frame.state, played, seconds, max_depth, config)
+            analysis = analyse_state(frame.state, played_after(record, number), seconds,
+                                     max_depth, config)
         except ReversiError as error:
             raise ReversiError("%s, after move %d: %s" % (args.game, number, error)) from None
         if args.to is None:

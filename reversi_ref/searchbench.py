@@ -159,11 +159,11 @@ class Bench:
                 "nodes_per_second": searcher.nodes / spent if spent > 0 else 0.0}
 
 
-def default_depth(name: str, game_map: Map, positions: Sequence[Tuple[int, GameState]]) -> int:
-    """The fixed depth a map is searched to when `--depth` is not given."""
+def default_depth(name: str, engine: Engine, positions: Sequence[Tuple[int, GameState]]) -> int:
+    """The fixed depth a map is searched to when `--depth` is not given (`engine`: one of
+    the map's, whose position this changes)."""
     if name in FIXED_DEPTHS:
         return FIXED_DEPTHS[name]
-    engine = Engine(game_map)
     widest = 1
     for _, state in positions:
         engine.load_state(state)
@@ -183,7 +183,7 @@ def bench_map(name: str, game_map: Map, seconds: float, depth: Optional[int],
     bench = Bench(game_map, config)
     positions = bench_positions(game_map)
     if depth is None:
-        depth = default_depth(name, game_map, positions)
+        depth = default_depth(name, bench.engine, positions)
     for _, state in positions:  # warm-up: the PyPy JIT compiles during the first seconds
         if seconds > 0:
             bench.fixed_time(state, min(seconds, WARM_SECONDS))

@@ -201,4 +201,5 @@ def test_bench_search_default_depths_on_real_maps() -> None:
         widest = widest_by_the_rules(path)
         assert widest ** expected <= searchbench.LEAF_BOUND < widest ** (expected + 1)
         _, game_map = load_map_argument(path)
-        assert searchbench.default_depth(name, game_map, bench_positions(game_map)) == expected
+        positions = bench_positions(game_map)
+        assert searchbench.default_depth(name, Engine(game_map), positions) == expected
