@@ -17,7 +17,11 @@ Warnings, each with the line and column of the token concerned:
   stones; no move can ever capture or take them (a move captures along a walk from its target to
   one of the mover's stones, and only an expansion stone may be taken without one). One warning
   per connected region, at its first cell;
-- `no-first-move`: a player who has no legal move in the start position.
+- `no-first-move`: a player who has no legal move in the start position;
+- `bombs-clear-board`: every order of the players' bombs, on any targets, destroys every cell
+  that is not a hole (RULES.md 5), so every player ends with 0 stones whatever is played
+  (`reversi_ref.clearance`; a search with a budget, `--bomb-budget`: no warning when it runs
+  out, nor on boards of more than 10,000 cells).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import argparse
 from typing import Any, List, Set
 
 from .bundled import find_map
+from .cli import int_range
+from .clearance import DEFAULT_BUDGET, bombs_clear_board
 from .errors import MapError
 from .geometry import EXPANSION, HOLE, PLAYER_STONES
 from .mapfile import MapNote, read_map_notes, tokenize
@@ -35,6 +41,7 @@ from .rules.walking import step
 from .state import GameState
 
 HEADER_TOKENS = 6
+BOMBS_TOKEN = 2
 
 
 def _region(state: GameState, start: int, seen: Set[int]) -> List[int]:
@@ -71,8 +78,9 @@ def unreachable_regions(state: GameState) -> List[List[int]]:
     return regions
 
 
-def lint_notes(text: str) -> List[MapNote]:
-    """Every warning for a map text (raises MapError when the server would reject it)."""
+def lint_notes(text: str, bomb_budget: int = DEFAULT_BUDGET) -> List[MapNote]:
+    """Every warning for a map text (raises MapError when the server would reject it);
+    `bomb_budget` limits the search behind `bombs-clear-board` (0: no limit)."""
     m, notes = read_map_notes(text)
     state = initial_state(m)
     regions = unreachable_regions(state)
@@ -91,6 +99,13 @@ def lint_notes(text: str) -> List[MapNote]:
         if not has_building_move(state, player):
             notes.append(MapNote(1, 1, "no-first-move",
                                  "player %d has no legal move in the start position" % player))
+    if bombs_clear_board(m, bomb_budget):
+        token = next(token for number, token in enumerate(tokenize(text))
+                     if number == BOMBS_TOKEN)
+        notes.append(MapNote(token.line, token.column, "bombs-clear-board",
+                             "every order of the %d bombs (%d each, strength %d) destroys every "
+                             "cell that is not a hole: every player ends with 0 stones, "
+                             "whatever is played" % (m.players * m.bombs, m.bombs, m.strength)))
     notes.sort(key=lambda note: (note.line, note.column))
     return notes
 
@@ -100,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     source = find_map(args.map)
     path, text = source.label, source.text
     try:
-        notes = lint_notes(text)
+        notes = lint_notes(text, args.bomb_budget)
     except MapError as error:
         located = error.with_source(path)
         print("%s [%s]" % (located, located.problem))
@@ -118,10 +133,16 @@ def register(subparsers: Any) -> None:
         description="Load MAP as the official server does: print its error and exit 1 when "
                     "the server would reject it; otherwise print warnings (non-canonical "
                     "numbers, self-joins repeated or replaced, unreachable cells, players "
-                    "without a first move) and exit 0.")
+                    "without a first move, bombs that clear the board whatever is played) and "
+                    "exit 0.")
     parser.add_argument("map", metavar="MAP",
                         help="map file, or a bundled map's name (`reversi-ref maps`)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
+    parser.add_argument("--bomb-budget", type=int_range(0), default=DEFAULT_BUDGET,
+                        metavar="N",
+                        help="pieces of the board the bombs-clear-board search may examine "
+                             "before it gives up without a warning (default %(default)s; 0: no "
+                             "limit, minutes on some maps)")
     parser.set_defaults(func=run)
 
 
