@@ -23,17 +23,19 @@ from .rules import initial_state
 from .rules.walking import step
 
 # The search's default limit, in pieces examined: every map the course has shipped is decided
-# within it but one (`checkerboard`, whose proof examines about 180,000), and running out takes
-# about a second of CPython.
+# within it but one (`checkerboard`, whose proof examines about 180,000).
 DEFAULT_BUDGET = 1000
+# With a budget, the blasts may also reach at most this many cells per piece of the budget in
+# all (the first blasts of a large board with strong bombs cost more than many pieces): at the
+# default, a few seconds of CPython at most.
+CELLS_PER_PIECE = 3000
 # Boards with more cells than this (holes not counted) are not searched: a bit mask of
-# neighbours per cell takes memory that grows with the square of the cells (12 MB here), and
-# the first blasts alone would take seconds.
+# neighbours per cell takes memory that grows with the square of the cells (12 MB here).
 MAX_CELLS = 10000
 
 
 class _OutOfBudget(Exception):
-    """The search examined more pieces than it was allowed to."""
+    """The search examined more pieces, or its blasts reached more cells, than allowed."""
 
 
 def neighbour_masks(game_map: Map) -> List[int]:
@@ -84,50 +86,67 @@ def count(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def pieces(neighbours: List[int], cells: int) -> List[int]:
-    """The connected pieces of `cells` (single steps inside `cells`), each a bit mask."""
-    found = []
-    left = cells
-    while left:
-        piece = ball(neighbours, left & -left, cells, len(neighbours))
-        found.append(piece)
-        left &= ~piece
-    return found
+class _Board:
+    """Blasts and pieces on one map's board, with the cells they reach counted against a
+    limit (0: none)."""
 
+    def __init__(self, game_map: Map, cell_limit: int) -> None:
+        self.neighbours = neighbour_masks(game_map)
+        self.strength = game_map.strength
+        self.cells = (1 << len(self.neighbours)) - 1
+        self.cell_limit = cell_limit
+        self.reached = 0
 
-def blast_sizes(neighbours: List[int], board: int, strength: int) -> Dict[int, int]:
-    """Per cell of `board`, how many cells a bomb on it would destroy now."""
-    return {target: count(ball(neighbours, 1 << target, board, strength))
-            for target in cells_of(board)}
+    def reach(self, start: int, within: int, radius: int) -> int:
+        """`ball` from `start`, counted against the limit."""
+        found = ball(self.neighbours, start, within, radius)
+        self.reached += count(found)
+        if self.cell_limit and self.reached > self.cell_limit:
+            raise _OutOfBudget
+        return found
 
+    def blast(self, target: int, within: int) -> int:
+        """What a bomb on cell `target` destroys when `within` is all that is not a hole."""
+        return self.reach(1 << target, within, self.strength)
 
-def smallest_blasts_first(neighbours: List[int], board: int, strength: int,
-                          sizes: Dict[int, int], limit: int) -> int:
-    """How many bombs it takes to clear `board` when each one destroys as few cells as it can
-    (counting up to `limit` + 1), from the blast `sizes` of `board`: a quick way to find an
-    order of bombs that leaves a cell."""
-    sizes = dict(sizes)
-    dropped = 0
-    while board and dropped <= limit:
-        target = min(sizes, key=sizes.__getitem__)
-        blast = ball(neighbours, 1 << target, board, strength)
-        # Only a target whose blast could reach a destroyed cell sees its own blast shrink.
-        near = ball(neighbours, blast, board, strength) & ~blast
-        board &= ~blast
-        for cell in cells_of(blast):
-            del sizes[cell]
-        for cell in cells_of(near):
-            sizes[cell] = count(ball(neighbours, 1 << cell, board, strength))
-        dropped += 1
-    return dropped
+    def pieces(self, cells: int) -> List[int]:
+        """The connected pieces of `cells` (single steps inside `cells`), largest first."""
+        found = []
+        left = cells
+        while left:
+            piece = self.reach(left & -left, cells, len(self.neighbours))
+            found.append(piece)
+            left &= ~piece
+        return sorted(found, key=count, reverse=True)
+
+    def smallest_blasts_first(self, limit: int) -> int:
+        """How many bombs it takes to clear the board when each one destroys as few cells as
+        it can (counting up to `limit` + 1): a quick way to an order that leaves a cell."""
+        board = self.cells
+        sizes = {target: count(self.blast(target, board)) for target in cells_of(board)}
+        # Blasts only shrink as holes appear: if the largest first blast times the bombs
+        # cannot cover the board, some cell always survives.
+        if count(board) > limit * max(sizes.values()):
+            return limit + 1
+        dropped = 0
+        while board and dropped <= limit:
+            blast = self.blast(min(sizes, key=sizes.__getitem__), board)
+            # Only a target whose blast could reach a destroyed cell sees its blast shrink.
+            near = self.reach(blast, board, self.strength) & ~blast
+            board &= ~blast
+            for cell in cells_of(blast):
+                del sizes[cell]
+            for cell in cells_of(near):
+                sizes[cell] = count(self.blast(cell, board))
+            dropped += 1
+        return dropped
 
 
 class _Search:
     """The most bombs a sequence can drop on a piece before it is gone, memoised by piece."""
 
-    def __init__(self, neighbours: List[int], strength: int, budget: int) -> None:
-        self.neighbours = neighbours
-        self.strength = strength
+    def __init__(self, board: _Board, budget: int) -> None:
+        self.board = board
         self.budget = budget
         self.examined = 0
         self.known: Dict[int, int] = {}       # piece -> its exact count
@@ -142,19 +161,18 @@ class _Search:
         self.examined += 1
         if self.budget and self.examined > self.budget:
             raise _OutOfBudget
+        board = self.board
         # Every cell within strength // 2 steps of one cell: any bomb takes the whole piece.
-        if ball(self.neighbours, piece & -piece, piece, self.strength // 2) == piece:
+        if board.reach(piece & -piece, piece, board.strength // 2) == piece:
             self.known[piece] = 1
             return 1
-        blasts = {ball(self.neighbours, 1 << target, piece, self.strength)
-                  for target in cells_of(piece)}
+        blasts = {board.blast(target, piece) for target in cells_of(piece)}
         best = 1
-        # Small blasts first: they leave the most behind, so a count above `cap` shows early.
+        # Small blasts first: they leave the most behind, so a count above `cap` shows early;
+        # and the largest piece left first, since it takes the most bombs.
         for blast in sorted(blasts, key=count):
             total = 1
-            # The largest piece first: it takes the most bombs, so it decides soonest.
-            for rest in sorted(pieces(self.neighbours, piece & ~blast),
-                               key=count, reverse=True):
+            for rest in board.pieces(piece & ~blast):
                 total += self.most_bombs(rest, cap - total)
                 if total > cap:
                     self.above[piece] = cap
@@ -163,51 +181,52 @@ class _Search:
         self.known[piece] = best
         return best
 
+    def whole_board(self, cap: int) -> int:
+        """min(the most bombs an order can drop before the board is clear, cap + 1)."""
+        total = 0
+        for piece in self.board.pieces(self.board.cells):
+            total += self.most_bombs(piece, cap - total)
+            if total > cap:
+                break
+        return total
+
+
+def _cells(game_map: Map) -> int:
+    """The number of cells that are not holes."""
+    return sum(1 for cell in game_map.cells if cell != HOLE)
+
 
 def most_bombs(game_map: Map, cap: int, budget: int = DEFAULT_BUDGET) -> Optional[int]:
     """The most bombs an order of targets can drop on `game_map`'s board before no cell is
-    left but holes, counted up to `cap` + 1; None when the search runs past `budget` pieces
-    (0: no limit) or the board has more than MAX_CELLS cells that are not holes."""
-    cells = sum(1 for cell in game_map.cells if cell != HOLE)
-    if cells > MAX_CELLS:
+    left but holes, counted up to `cap` + 1; None when the search runs past its budget, as
+    for `bombs_clear_board`."""
+    if _cells(game_map) > MAX_CELLS:
         return None
-    neighbours = neighbour_masks(game_map)
-    board = (1 << cells) - 1
-    search = _Search(neighbours, game_map.strength, budget)
-    total = 0
     try:
-        for piece in sorted(pieces(neighbours, board), key=count, reverse=True):
-            total += search.most_bombs(piece, cap - total)
-            if total > cap:
-                break
+        return _Search(_Board(game_map, budget * CELLS_PER_PIECE), budget).whole_board(cap)
     except _OutOfBudget:
         return None
-    return total
 
 
 def bombs_clear_board(game_map: Map, budget: int = DEFAULT_BUDGET) -> Optional[bool]:
     """True when every order of the players' bombs leaves no cell that is not a hole, False
-    when some order leaves one, None when the search ran past `budget` pieces (0: no limit)
-    or the board has more than MAX_CELLS cells that are not holes.  A map without bombs gives
-    False."""
+    when some order leaves one, None when the search ran past `budget` pieces or
+    `budget` * CELLS_PER_PIECE cells reached by blasts (0: no limit), or the board has more
+    than MAX_CELLS cells that are not holes.  A map without bombs gives False."""
     bombs = game_map.players * game_map.bombs
-    cells = sum(1 for cell in game_map.cells if cell != HOLE)
+    cells = _cells(game_map)
     if bombs == 0 or cells == 0:
         return bombs > 0
     if cells > MAX_CELLS:
         return None
-    neighbours = neighbour_masks(game_map)
-    board = (1 << cells) - 1
-    # Blasts only shrink as holes appear, so if the largest first blast times the bombs
-    # cannot cover the board, some cell always survives.
-    sizes = blast_sizes(neighbours, board, game_map.strength)
-    if cells > bombs * max(sizes.values()):
-        return False
-    if smallest_blasts_first(neighbours, board, game_map.strength, sizes, bombs) > bombs:
-        return False
-    most = most_bombs(game_map, bombs, budget)
-    return None if most is None else most <= bombs
+    board = _Board(game_map, budget * CELLS_PER_PIECE)
+    try:
+        if board.smallest_blasts_first(bombs) > bombs:
+            return False
+        return _Search(board, budget).whole_board(bombs) <= bombs
+    except _OutOfBudget:
+        return None
 
 
-__all__ = ["DEFAULT_BUDGET", "MAX_CELLS", "ball", "bombs_clear_board", "most_bombs",
-           "neighbour_masks", "pieces"]
+__all__ = ["CELLS_PER_PIECE", "DEFAULT_BUDGET", "MAX_CELLS", "ball", "bombs_clear_board", "cells_of", "count",
+           "most_bombs", "neighbour_masks"]

@@ -21,7 +21,7 @@ Warnings, each with the line and column of the token concerned:
 - `bombs-clear-board`: every order of the players' bombs, on any targets, destroys every cell
   that is not a hole (RULES.md 5), so every player ends with 0 stones whatever is played
   (`reversi_ref.clearance`; a search with a budget, `--bomb-budget`: no warning when it runs
-  out, nor on boards of more than 10,000 cells).
+  out, which takes a few seconds at most, nor on boards of more than 10,000 cells).
 """
 
 from __future__ import annotations

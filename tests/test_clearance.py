@@ -73,6 +73,14 @@ def test_budget_runs_out_without_an_answer() -> None:
     assert clears(ring, budget=0) is True
 
 
+def test_strong_bombs_on_a_large_board_stop_at_the_budget() -> None:
+    """A 100x100 open board with bombs of strength 60: the first blasts alone would reach 10^8
+    cells, so the default budget stops the search with no answer instead of running on."""
+    rows = ["0 " * 49 + "1 2" + " 0" * 49] + ["0" + " 0" * 99] * 99
+    text = header(1, 60, 100, 100) + "\n".join(rows) + "\n"
+    assert bombs_clear_board(read_map(text)) is None
+
+
 def every_order_clears(state: GameState, bombs: int,
                        seen: Dict[Tuple[Tuple[str, ...], int], bool]) -> bool:
     """A second implementation on the readable rules: try every target of every bomb."""
