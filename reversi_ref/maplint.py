@@ -140,9 +140,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
     parser.add_argument("--bomb-budget", type=int_range(0), default=DEFAULT_BUDGET,
                         metavar="N",
-                        help="pieces of the board the bombs-clear-board search may examine "
-                             "before it gives up without a warning (default %(default)s; 0: no "
-                             "limit, minutes on some maps)")
+                        help="pieces of the board the bombs-clear-board search may examine, "
+                             "with 3,000 cells of blasts each, before it gives up without a "
+                             "warning (default %(default)s; 0: no limit, minutes on some maps)")
     parser.set_defaults(func=run)
 
 
