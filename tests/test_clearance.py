@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from reversi_ref.bundled import load_map_argument
+from reversi_ref.cli import main
 from reversi_ref.clearance import ball, bombs_clear_board, most_bombs, neighbour_masks
 from reversi_ref.geometry import HOLE, Map
 from reversi_ref.maplint import lint_notes
@@ -169,6 +170,20 @@ def test_ball_is_the_readable_blast(name: str, data: st.DataObject) -> None:
     expected = {(cells[n] % width, cells[n] // width) for n in range(len(cells)) if mask >> n & 1}
     x, y = cells[target] % width, cells[target] // width
     assert set(blast_cells(state, x, y)) == expected
+
+
+def test_lint_bomb_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lint --bomb-budget N`: too small a budget gives no warning; 0 means no limit; a
+    negative one is a usage error."""
+    ring = tmp_path / "ring.map"
+    ring.write_text(header(1, 1, 1, 5) + "0 1 2 0 0\n0 0 6 <-> 4 0 2\n")
+    assert main(["lint", "--bomb-budget", "1", str(ring)]) == 0
+    assert "bombs-clear-board" not in capsys.readouterr().out
+    assert main(["lint", "--strict", "--bomb-budget", "0", str(ring)]) == 1
+    assert "%s:3:1: warning: every order of the 2 bombs" % ring in capsys.readouterr().out
+    with pytest.raises(SystemExit) as caught:
+        main(["lint", "--bomb-budget", "-1", str(ring)])
+    assert caught.value.code == 2
 
 
 def test_lint_warns_at_the_bomb_count() -> None:
