@@ -220,5 +220,5 @@ def test_maps_where_stones_can_survive(name: str) -> None:
 @pytest.mark.slow
 def test_checkerboard_is_cleared_whatever_is_played() -> None:
     """`checkerboard`: 3 bombs of strength 6 for each of 8 players; the search examines about
-    180,000 pieces (minutes) to prove every order clears the board."""
+    180,000 pieces (4-6 minutes) to prove every order clears the board."""
     assert bombs_clear_board(shared_map("initialMaps__checkerboard"), budget=0) is True
