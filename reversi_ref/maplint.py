@@ -84,8 +84,12 @@ def lint_notes(text: str, bomb_budget: int = DEFAULT_BUDGET) -> List[MapNote]:
     m, notes = read_map_notes(text)
     state = initial_state(m)
     regions = unreachable_regions(state)
-    # The tokens of the regions' first cells, found reading only as far as the last of them.
+    cleared = bombs_clear_board(m, bomb_budget)
+    # The tokens of the regions' first cells (and of the bomb count when it is warned about),
+    # found reading only as far as the last of them.
     wanted = {HEADER_TOKENS + region[0] for region in regions}
+    if cleared:
+        wanted.add(BOMBS_TOKEN)
     places = {number: token for number, token in zip(range(max(wanted, default=-1) + 1),
                                                        tokenize(text)) if number in wanted}
     for region in regions:
@@ -99,9 +103,8 @@ def lint_notes(text: str, bomb_budget: int = DEFAULT_BUDGET) -> List[MapNote]:
         if not has_building_move(state, player):
             notes.append(MapNote(1, 1, "no-first-move",
                                  "player %d has no legal move in the start position" % player))
-    if bombs_clear_board(m, bomb_budget):
-        token = next(token for number, token in enumerate(tokenize(text))
-                     if number == BOMBS_TOKEN)
+    if cleared:
+        token = places[BOMBS_TOKEN]
         notes.append(MapNote(token.line, token.column, "bombs-clear-board",
                              "every order of the %d bombs (%d each, strength %d) destroys every "
                              "cell that is not a hole: every player ends with 0 stones, "
