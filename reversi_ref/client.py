@@ -12,7 +12,9 @@ the depth limit.
 
 While another player is to move in the building phase, the client lets its player *ponder*
 (think on the others' time, `Player.ponder`) until the server's next message arrives; the
-connection is polled without blocking, so the message is read within milliseconds.
+connection is polled without blocking, so the message is read within milliseconds.  Before
+the game's first move request it ponders its own first move: the official server waits about
+a second after sending the player numbers, and that second counts against nobody's bank.
 `--no-ponder` turns this off (for example when several clients share few processor cores).
 
 Under PyPy, the JIT's compiled code is released whenever it has grown past `--jit-limit` MB
@@ -220,11 +222,17 @@ class Client:
 
     def ponder_while_waiting(self) -> None:
         """Let the player think about the current position until the next message, when
-        another player is to move in the building phase (once per position)."""
+        another player is to move in the building phase, or we are before the game's first
+        move request (once per position)."""
         state = self.state
         if (not self.ponder or state is None or not self.me or state is self.pondered
-                or state.phase != BUILD or state.to_move in (None, self.me)
+                or state.phase != BUILD or state.to_move is None
                 or self.me in state.disqualified):
+            return
+        # Our own move is thought about only in the official server's pause of about a
+        # second between the player numbers and the first request (docs/rules.md, section
+        # 8): the first move has the smallest bank, and under PyPy a cold JIT besides.
+        if state.to_move == self.me and (self.game_moves or self.message_waiting()):
             return
         self.pondered = state
         try:

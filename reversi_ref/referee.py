@@ -70,7 +70,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, TextIO, Union
 
-from .cli import PORT, int_range, output_file, positive_float, sigterm_as_interrupt
+from .cli import (PORT, int_range, non_negative_float, output_file, positive_float,
+                  sigterm_as_interrupt)
 from .errors import ProtocolError
 from .match import Game, add_color_flags, load_map
 from .render.text import use_color
@@ -91,6 +92,9 @@ HUMAN_GROUP = 99             # RULES.md 8: group 99 marks a human, whose time is
 MAX_GROUP = 99
 ABORTED = 255                # the official server's exit code when it gives up
 GROUP_WAIT = 10.0            # seconds a new connection has to send its group number
+# Seconds between the player numbers and the first move request (`serve`'s default): the
+# official server waits that long (measured: 1.0 s at -t 1 and -t 2, two and four players).
+START_PAUSE = 1.0
 MAX_WAITING = 64             # connections without a group number kept open at once
 
 
@@ -240,7 +244,8 @@ class Referee:
                  port: int = DEFAULT_PORT, connect_timeout: float = 600.0,
                  wait: float = 600.0, out: Optional[TextIO] = None, quiet: bool = False,
                  trace_path: Optional[str] = None, result_path: Optional[str] = None,
-                 grace_ms: float = GRACE_MS, group_wait: float = GROUP_WAIT) -> None:
+                 grace_ms: float = GRACE_MS, group_wait: float = GROUP_WAIT,
+                 start_pause: float = 0.0) -> None:
         self.map_bytes = map_bytes
         self.map_name = map_name
         self.time_limit = time_limit
@@ -255,6 +260,7 @@ class Referee:
         self.result_path = result_path
         self.grace_ms = grace_ms
         self.group_wait = group_wait
+        self.start_pause = start_pause
         self.listener: Optional[socket.socket] = None
         self.port = 0
         self.connections: Dict[int, Connection] = {}
@@ -469,9 +475,12 @@ class Referee:
         self.broadcast(messages)
 
     def play_game(self) -> None:
-        """Ask for moves until the game is over."""
+        """Ask for moves until the game is over, after `start_pause` seconds (no bank is
+        charged for them, as on the official server)."""
         self.broadcast(self.game.start())
         self.notify()
+        if self.start_pause > 0 and not self.game.is_over:
+            time.sleep(self.start_pause)
         while not self.game.is_over:
             self.ask(self.game.mover())
             self.notify()
@@ -551,7 +560,8 @@ def run_serve(args: argparse.Namespace) -> int:
     referee = Referee(data, state, map_name=args.map, time_limit=args.time, depth=args.depth,
                       host=args.host, port=args.port, connect_timeout=args.z, wait=args.wait,
                       out=sys.stdout, quiet=args.quiet, trace_path=args.trace,
-                      result_path=args.r, group_wait=args.group_wait)
+                      result_path=args.r, group_wait=args.group_wait,
+                      start_pause=args.start_pause)
     referee.game.color = use_color(sys.stdout, args.color)
     watch = None
     if args.watch is not None:
@@ -597,6 +607,11 @@ def register(subparsers: Any) -> None:
                         help="close a connection that has not sent its group number within "
                              "this time; the others are seated meanwhile (default %g)"
                              % GROUP_WAIT)
+    parser.add_argument("--start-pause", type=non_negative_float, default=START_PAUSE,
+                        metavar="SECONDS",
+                        help="wait this long between sending the player numbers and the "
+                             "first move request, as the official server does (default %g; "
+                             "0 for quick test games)" % START_PAUSE)
     parser.add_argument("--trace", type=output_file, metavar="FILE",
                         help="write the JSON trace of the game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "

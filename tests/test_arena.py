@@ -58,7 +58,9 @@ PY = external_python()
 LAUNCH = ("%s -c \"import argparse, importlib, sys; parser = argparse.ArgumentParser(); "
           "importlib.import_module(sys.argv[1]).register(parser.add_subparsers()); "
           "args = parser.parse_args(sys.argv[2:]); sys.exit(args.func(args))\"" % PY)
-SERVER = "%s reversi_ref.referee serve -m {map} -p {port} -r {result} -q -d 1" % LAUNCH
+# A short start pause (the official server's is about a second) keeps the games quick.
+SERVER = ("%s reversi_ref.referee serve -m {map} -p {port} -r {result} -q -d 1 "
+          "--start-pause 0.1" % LAUNCH)
 OURS = "us=%s reversi_ref.client client --server {host}:{port} --player greedy" % LAUNCH
 THEIRS = ("rnd=%s reversi_ref.client client --server 127.0.0.1:{port} --player random "
           "--seed 5" % LAUNCH)

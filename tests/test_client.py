@@ -291,17 +291,19 @@ def test_player_gets_part_of_the_bank_or_the_depth() -> None:
 
 
 class Pondering(Player):
-    """Ponders until interrupted, recording each position and how long the wait lasted."""
+    """Ponders until interrupted, recording each position and how long the wait lasted;
+    always answers `answer`."""
 
     name = "pondering"
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, answer: Move = Move(1, 0)) -> None:
         super().__init__()
         self.fail = fail
+        self.answer = answer
         self.pondered: List[Any] = []
 
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
-        return Move(1, 0)
+        return self.answer
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
         if self.fail:
@@ -344,6 +346,45 @@ def test_client_ponders_while_the_others_move(capsys: pytest.CaptureFixture[str]
     assert 0.2 < waited[0] < 1.5 and 0.1 < waited[1] < 1.5
     assert "move 2: (1, 0) depth 0, 0 nodes" in out.getvalue()
     assert "pondered to depth 3" in out.getvalue()
+
+
+def test_client_ponders_its_first_move_in_the_pause_before_the_first_request(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As player 1, in the pause between the player number and the first request (about a
+    second on the official server, 0.3 s here), the player thinks about its own first move;
+    after that it ponders only while the others move.  With the request sent together with
+    the player number, there is no pause and nothing is pondered before it."""
+    def paused(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1))
+        time.sleep(0.3)
+        server.send(MoveRequest(0, 1))
+        assert server.read() == MoveAnswer(2, 0, 0)
+        server.send(MoveAnnouncement(2, 0, 0, 1))
+        time.sleep(0.2)
+        server.send(EndOfPhase1(), EndOfGame())
+
+    server = FakeServer(paused)
+    player = Pondering(answer=Move(2, 0))
+    out = io.StringIO()
+    Client(player, out=out, timeout=TIMEOUT).run("127.0.0.1", server.port)
+    server.finish()
+    # The start (player 1, us, to move, 4 stones), then after our (2, 0) (player 2 to move).
+    assert [(to_move, stones, me) for to_move, stones, me, _ in player.pondered] == [
+        (1, 4, 1), (2, 5, 1)]
+    assert 0.2 < player.pondered[0][3] < 1.5
+    assert "move 1: (2, 0) depth 0, 0 nodes, " in out.getvalue()
+    assert "pondered to depth 3)" in out.getvalue().splitlines()[2]
+
+    def at_once(server: FakeServer) -> None:
+        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 1))
+        assert server.read() == MoveAnswer(2, 0, 0)
+        server.send(MoveAnnouncement(2, 0, 0, 1), EndOfPhase1(), EndOfGame())
+
+    server = FakeServer(at_once)
+    eager = Pondering(answer=Move(2, 0))
+    Client(eager, timeout=TIMEOUT).run("127.0.0.1", server.port)
+    server.finish()
+    assert [to_move for to_move, _, _, _ in eager.pondered] == []
 
 
 def test_no_ponder_and_a_failing_ponder(capsys: pytest.CaptureFixture[str]) -> None:

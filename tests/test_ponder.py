@@ -11,7 +11,7 @@ from typing import Callable, List
 
 import pytest
 
-from helpers import bombing, build
+from helpers import bombing
 from reversi_ref import initial_state, legal_moves, play, read_map_file
 from reversi_ref.players.search import PollingClock, SearchPlayer
 from reversi_ref.search.alphabeta import BRS, PARANOID
@@ -74,16 +74,37 @@ def test_ponder_deepens_and_leaves_the_position_as_it_was(mode: str) -> None:
     assert fresh.board == board and fresh.hash == key and engine.to_move == 1
 
 
-def test_ponder_does_nothing_on_own_turn_or_in_the_bombing_phase() -> None:
-    """Only positions where somebody else is to move in the building phase are pondered."""
-    state = midgame()
+def test_ponder_does_nothing_in_the_bombing_phase() -> None:
+    """The bombing phase is not pondered, whoever is to move."""
     player = SearchPlayer()
     never: Callable[[], bool] = after_polls(10 ** 9)
-    assert player.ponder(state, 1, never) == 0
-    bombs = bombing("1 2 0 0 1", to_move=2)
-    assert player.ponder(bombs, 1, never) == 0
-    own = build("0 2 1 0", to_move=1)
-    assert player.ponder(own, 1, never) == 0
+    assert player.ponder(bombing("1 2 0 0 1", to_move=2), 1, never) == 0
+    assert player.ponder(bombing("1 2 0 0 1", to_move=1), 1, never) == 0
+
+
+@pytest.mark.parametrize("mode", [PARANOID, BRS])
+def test_pondering_the_own_move_saves_work_on_it(mode: str) -> None:
+    """Pondering with the player itself to move (the client does so before the first move
+    request) searches its own move: afterwards the fixed-depth search of that same position
+    visits fewer nodes than from cold, after a short and a longer pondering, and answers a
+    legal move; the engine is back on the position it was given."""
+    state = midgame()
+    cold = SearchPlayer(mode)
+    cold.prepare(state)
+    cold.choose(state, 0, 4)
+    assert cold.info.depth == 4
+    for polls in (10, 40):
+        warm = SearchPlayer(mode)
+        warm.prepare(state)
+        assert warm.ponder(state, 1, after_polls(polls)) >= 4
+        searcher = warm.searcher
+        assert searcher is not None and searcher.stopped and searcher.engine.to_move == 1
+        board, key = list(searcher.engine.board), searcher.engine.hash
+        fresh = warm.context.load(state).engine
+        assert fresh.board == board and fresh.hash == key
+        move = warm.choose(state, 0, 4)
+        assert move in legal_moves(state) and warm.info.depth == 4
+        assert warm.info.nodes < cold.info.nodes
 
 
 @pytest.mark.parametrize("mode", [PARANOID, BRS])

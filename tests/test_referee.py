@@ -32,7 +32,7 @@ from reversi_ref.players import get
 from reversi_ref.protocol import (HEADER, Decoder, Disqualification, EndOfGame, EndOfPhase1,
                                   Group, MapText, Message, MoveAnswer, MoveRequest,
                                   PlayerNumber, encode)
-from reversi_ref.referee import Referee, bind_listener
+from reversi_ref.referee import START_PAUSE, Referee, bind_listener
 from reversi_ref.state import GameState
 
 REPO = Path(__file__).resolve().parents[1]
@@ -232,6 +232,39 @@ def test_time_bank_grows_by_the_limit_each_request() -> None:
             low = sent - math.floor(used + 0.05) + 1000
             high = sent - math.floor(max(0.0, used - 0.05)) + 1000
             assert low <= after["request"]["time_left_ms"] <= high
+
+
+@pytest.mark.parametrize("pause", [0.0, 1.0])
+def test_start_pause_comes_before_the_first_request_and_costs_no_bank(pause: float) -> None:
+    """docs/rules.md 8: the official server waits about a second between the player numbers
+    and the first move request (`serve --start-pause`, START_PAUSE); the wait is charged to
+    nobody, so the first request still carries the whole S * 1000 ms."""
+    server = Server(THREE, time_limit=1, start_pause=pause)
+    raw, players, _ = seat_raw_then_players(server, 2)
+    numbered = time.monotonic()
+    request = raw.expect(MoveRequest)
+    waited = time.monotonic() - numbered
+    assert request.time_ms == 1000
+    if pause:
+        assert pause - 0.05 <= waited < pause + 1.0
+    else:
+        assert waited < 0.5
+    raw.send(MoveAnswer(4, 1, 0))
+    raw.close()
+    for player in players:
+        player.finish()
+    server.finish()
+
+
+def test_serve_pauses_as_the_official_server_by_default() -> None:
+    """`serve` waits START_PAUSE seconds (measured on the official server: 1.0 s at -t 1 and
+    -t 2, with two and four players) unless --start-pause says otherwise."""
+    from reversi_ref.cli import build_parser
+    assert START_PAUSE == 1.0
+    args = build_parser().parse_args(["serve", "-m", "tiny3x3"])
+    assert args.start_pause == START_PAUSE
+    assert build_parser().parse_args(["serve", "-m", "tiny3x3", "--start-pause", "0"]
+                                     ).start_pause == 0.0
 
 
 def test_human_group_is_never_out_of_time() -> None:

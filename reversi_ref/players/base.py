@@ -48,7 +48,8 @@ class Player:
         raise NotImplementedError
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
-        """Think about `state`, in which a player other than `player` is to move, on behalf of
-        `player` until `interrupted()` says the next message has come; the depth completed
-        (0: this player does not ponder)."""
+        """Think about `state` on behalf of `player` until `interrupted()` says the next
+        message has come; the depth completed (0: this player does not ponder).  Another
+        player is to move in `state`, or `player` itself before the game's first move
+        request (the official server's pause after the player numbers, docs/rules.md 8)."""
         return 0

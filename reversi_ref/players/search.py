@@ -12,8 +12,9 @@ the search goes exactly `depth` plies (or bombs) deep.
 
 Between its own moves the player can *ponder* (the client asks it to while it waits for the
 server): the same search from the position where an opponent is to move, until the next
-message arrives.  It answers nothing; it leaves the transposition table filled, so the search
-of the next own move starts with its first iterations already done.
+message arrives; before the game's first move request, also its own first move.  It answers
+nothing; it leaves the transposition table filled (and PyPy's JIT warmed up), so the search of
+the next own move starts with its first iterations already done.
 """
 
 from __future__ import annotations
@@ -160,10 +161,12 @@ class SearchPlayer(Player):
         return engine.decode_move(best)
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
-        """Search `state` (an opponent of `player` to move, building phase) for `player` until
-        `interrupted()`, a decisive value or MAX_DEPTH; the depth completed.  The bombing
-        phase is not pondered (its searches are short)."""
-        if state.phase != BUILD or state.to_move is None or state.to_move == player:
+        """Search `state` (building phase) for `player` until `interrupted()`, a decisive
+        value or MAX_DEPTH; the depth completed.  With an opponent to move, its replies are
+        searched; with `player` to move (the client does that only before the game's first
+        move request), `player`'s own move, as `choose` would.  The bombing phase is not
+        pondered (its searches are short)."""
+        if state.phase != BUILD or state.to_move is None:
             return 0
         evaluator = self.context.load(state)
         searcher = self._searcher(evaluator)
@@ -173,9 +176,14 @@ class SearchPlayer(Player):
         searcher.deadline = poll.DEADLINE
         reached = 0
         try:
-            for reached, value, _ in searcher.ponder(MAX_DEPTH):
-                if is_decisive(value):
-                    break
+            if state.to_move == player:
+                for reached, _, value, _ in searcher.iterate(MAX_DEPTH):
+                    if is_decisive(value):
+                        break
+            else:
+                for reached, value, _ in searcher.ponder(MAX_DEPTH):
+                    if is_decisive(value):
+                        break
         finally:
             searcher.clock = self.clock
         return reached
