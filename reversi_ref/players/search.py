@@ -169,6 +169,9 @@ class SearchPlayer(Player):
         if state.phase != BUILD or state.to_move is None:
             return 0
         evaluator = self.context.load(state)
+        # The client ponders only while no message waits, so the next request arrives after
+        # the set-up of `prepare`: the first move need not pay for it (`start_move`).
+        self.context.prepare_seconds = 0.0
         searcher = self._searcher(evaluator)
         searcher.reset(player)
         poll = PollingClock(interrupted)
