@@ -130,3 +130,26 @@ def test_pondering_saves_work_on_the_next_move(mode: str) -> None:
         assert warm_move in legal_moves(reply) and warm.info.depth == 4
         warm_nodes += warm.info.nodes
     assert warm_nodes < 4 * cold.info.nodes
+
+
+def test_a_ponder_clears_the_set_up_charge_of_the_first_move() -> None:
+    """The first move is charged the time `prepare` took, in case its request was waiting
+    meanwhile; once the player has pondered, the request came later, and the first move's
+    deadlines start when it is asked (here a set-up of 0.4 s, on a clock standing still)."""
+    state = midgame()
+
+    def clock() -> float:
+        return 100.0
+
+    deadlines = []
+    for ponders in (False, True):
+        player = SearchPlayer(clock=clock)
+        player.prepare(state)
+        player.context.prepare_seconds = 0.4
+        if ponders:
+            assert player.ponder(state, 1, after_polls(5)) >= 1
+        deadlines.append(player.context.begin_move(state, 1000).deadlines)
+    charged, free = deadlines
+    assert free.hard == pytest.approx(charged.hard + 0.4)
+    assert free.soft == pytest.approx(charged.soft + 0.4)
+    assert 100.0 < free.soft < free.hard < 101.0
