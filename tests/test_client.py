@@ -17,6 +17,7 @@ from typing import Any, Callable, List, Optional
 import pytest
 
 from helpers import map_text
+from reversi_ref import parse_map
 from reversi_ref.arena import phase1_depths
 from reversi_ref.cli import main
 from reversi_ref.client import Client, move_budget_ms, parse_server
@@ -375,16 +376,22 @@ def test_client_ponders_its_first_move_in_the_pause_before_the_first_request(
     assert "move 1: (2, 0) depth 0, 0 nodes, " in out.getvalue()
     assert "pondered to depth 3)" in out.getvalue().splitlines()[2]
 
-    def at_once(server: FakeServer) -> None:
-        server.send(MapText(SQUARE), PlayerNumber(1), MoveRequest(0, 1))
-        assert server.read() == MoveAnswer(2, 0, 0)
-        server.send(MoveAnnouncement(2, 0, 0, 1), EndOfPhase1(), EndOfGame())
+    # Without a socket (TCP may split a real server's messages): a request already waiting
+    # (no pause) means no ponder of the own move, whose first polls would come too late;
+    # after the game's first move the own turn is never pondered; otherwise it is.
+    def client_at_start(waiting: List[bool]) -> Client:
+        client = Client(Pondering(answer=Move(2, 0)), timeout=TIMEOUT)
+        client.state = parse_map(SQUARE.decode())
+        client.me = 1
+        client.message_waiting = lambda: waiting.pop(0) if waiting else True  # type: ignore
+        return client
 
-    server = FakeServer(at_once)
-    eager = Pondering(answer=Move(2, 0))
-    Client(eager, timeout=TIMEOUT).run("127.0.0.1", server.port)
-    server.finish()
-    assert [to_move for to_move, _, _, _ in eager.pondered] == []
+    for waiting, moves, pondered in (([True], 0, 0), ([False], 1, 0), ([False], 0, 1)):
+        client = client_at_start(waiting)
+        client.game_moves = moves
+        client.ponder_while_waiting()
+        assert isinstance(client.player, Pondering)
+        assert len(client.player.pondered) == pondered
 
 
 def test_no_ponder_and_a_failing_ponder(capsys: pytest.CaptureFixture[str]) -> None:

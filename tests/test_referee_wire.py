@@ -206,9 +206,10 @@ Command = Callable[[Path, List[str]], Tuple[List[str], Optional[int]]]
 
 
 def serve_command(map_path: Path, options: List[str]) -> Tuple[List[str], Optional[int]]:
-    """`reversi-ref serve` on a free port, which it prints."""
+    """`reversi-ref serve` on a free port, which it prints; without the start pause, which
+    changes no message (tests/test_referee.py checks the pause)."""
     return [sys.executable, "-m", "reversi_ref", "serve", "-m", str(map_path), "-p", "0", "-q",
-            "--no-color", "-z", str(TIMEOUT)] + options, None
+            "--no-color", "-z", str(TIMEOUT), "--start-pause", "0"] + options, None
 
 
 def official_command(map_path: Path, options: List[str]) -> Tuple[List[str], Optional[int]]:
