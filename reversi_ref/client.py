@@ -232,7 +232,8 @@ class Client:
         # Our own move is thought about only in the official server's pause of about a
         # second between the player numbers and the first request (docs/rules.md, section
         # 8): the first move has the smallest bank, and under PyPy a cold JIT besides.
-        if state.to_move == self.me and (self.game_moves or self.message_waiting()):
+        if state.to_move == self.me and (self.game_moves or self.moves_played
+                                         or self.message_waiting()):
             return
         self.pondered = state
         try:

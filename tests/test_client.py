@@ -386,9 +386,11 @@ def test_client_ponders_its_first_move_in_the_pause_before_the_first_request(
         client.message_waiting = lambda: waiting.pop(0) if waiting else True  # type: ignore
         return client
 
-    for waiting, moves, pondered in (([True], 0, 0), ([False], 1, 0), ([False], 0, 1)):
+    # (Our first answer sent, its announcement not yet read: not pondered either.)
+    for waiting, moves, answers, pondered in (([True], 0, 0, 0), ([False], 1, 0, 0),
+                                              ([False], 0, 1, 0), ([False], 0, 0, 1)):
         client = client_at_start(waiting)
-        client.game_moves = moves
+        client.game_moves, client.moves_played = moves, answers
         client.ponder_while_waiting()
         assert isinstance(client.player, Pondering)
         assert len(client.player.pondered) == pondered
