@@ -29,7 +29,9 @@ def run_twice(tmp_path: Path, *options: str) -> Tuple[str, List[Tuple[float, flo
     (tmp_path / "test_timed.py").write_text(TIMED_TEST)
     times = tmp_path / "times"
     times.mkdir()
-    env = dict(os.environ, RUN_TIMES=str(times))
+    # The inner pytest runs need no plugins; hypothesis's alone costs seconds per start under
+    # PyPy, and this test starts four.
+    env = dict(os.environ, RUN_TIMES=str(times), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     done = subprocess.run(
         [sys.executable, str(RUN), "--interpreter", sys.executable, "--interpreter",
          sys.executable] + list(options) + [str(tmp_path / "test_timed.py")],
