@@ -328,3 +328,45 @@ def test_access_from_the_front_list_is_the_whole_board_count(name: str) -> None:
         engine.front_on = True
         assert kept == counted
     assert compared == 40
+
+
+# Stones alone (100 each) and override stones in hand (1000 each): the other weights at 0.
+STONES = replace(OFF, material=(100, 100), corner=(0, 0), edge=(0, 0), half_open=(0, 0),
+                 corner_neighbour=(0, 0), override=(1000, 1000), bomb_per_cell=0)
+# Player 1 three stones, player 2 one, player 3 two, and an inversion tile left.
+INVERTIBLE = "1 1 1 2 3 3 i"
+
+
+def _player_values(state: GameState, config: EvalConfig) -> List[int]:
+    evaluator = _evaluator(state, config)
+    return list(evaluator.player_values(evaluator.progress())[1:state.players + 1])
+
+
+def test_inversion_blend_values_each_player_towards_its_predecessor() -> None:
+    """RULES.md 3: an inversion hands player 1's stones to 2, 2's to 3 and 3's to 1.  With
+    the whole weight (1000) each player is worth its predecessor's stones: 1 gets 3's 200,
+    2 gets 1's 300, 3 gets 2's 100; with half of it, half-way: 250, 200, 150."""
+    state = build(INVERTIBLE, players=3)
+    assert _player_values(state, STONES) == [300, 100, 200]
+    assert _player_values(state, replace(STONES, inversion_blend=(1000, 1000))) == [200, 300, 100]
+    assert _player_values(state, replace(STONES, inversion_blend=(500, 500))) == [250, 200, 150]
+
+
+def test_inversion_blend_leaves_override_stones_with_their_owner() -> None:
+    """An inversion moves stones, not what is in hand: player 1's override stone (1000)
+    stays player 1's, and only the stones are blended."""
+    state = build(INVERTIBLE, players=3, overrides_per_player=(1, 0, 0))
+    assert _player_values(state, replace(STONES, inversion_blend=(1000, 1000))) == [
+        1200, 300, 100]
+
+
+@pytest.mark.parametrize("cells,players", [
+    ("1 1 1 2 3 3 0", 3),  # no inversion tile left: nothing to blend
+    ("1 1 1 2 2 c 0", 2),  # two players: an inversion swaps the two, as a choice would
+    ("1 1 1 2 2 i 0", 2),
+])
+def test_inversion_blend_needs_a_tile_and_three_players(cells: str, players: int) -> None:
+    """Without an inversion tile, or with two players, the blend changes no value."""
+    state = build(cells, players=players)
+    assert (_player_values(state, replace(STONES, inversion_blend=(1000, 1000)))
+            == _player_values(state, STONES))

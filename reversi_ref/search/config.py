@@ -110,6 +110,14 @@ class EvalConfig:
     # `comp2024_04_8p` (stop 39) all root moves scored about -30,000 whether or not the next
     # player could invert, because the player after it could, at a loss of its own.
     selfish_swaps: bool = False
+    # Three or more players, while an inversion tile is on the board: each player's board
+    # value (its stones and where they stand, not the override stones and bombs in hand,
+    # which an inversion leaves with their owner) moves towards its predecessor's by this
+    # many per mille.  An inversion hands every player's stones to the next one, and late in
+    # phase 1 somebody takes a tile that is left almost surely: stop 49 lost all four seats
+    # of `2022_comp_4_4pV2` to one tile, while paranoid search valued every root move alike
+    # (each line lets some opponent take it).  0 = off.
+    inversion_blend: Ramp = (0, 0)
     # The `search` player (paranoid) searches by best-reply search (`brs`) instead on maps
     # with at least this many players (0 = never).  With many players a paranoid tree of a
     # few plies holds only opponents' moves after the root's first; best-reply search

@@ -10,7 +10,9 @@ corner-like cell, and its override stones and bombs in hand; weights move from t
 their late value as the board fills.  Mobility (the cells a player could take without an
 override stone, the root's against its opponents' average) is added for the root; with two
 players so is the frontier (the free cells next to a player's stones, where fewer is better),
-counted in the same pass over the board.
+counted in the same pass over the board.  With `EvalConfig.inversion_blend` (three or more
+players, off by default) each player's stones count partly as those of the player before it,
+while an inversion tile is left to hand them on.
 
 In the bombing phase only stones and bombs count, against the players just above and just
 below the root in the ranking (those are the places a bomb can win or lose).  A finished game
@@ -210,12 +212,29 @@ class Evaluator:
                          + w_bomb * e.bombs[p])
         if cfg.corner_overridable != 100 and e.players >= 3:
             self.discount_corners(values, w_corner)
+        if cfg.inversion_blend != (0, 0) and e.players >= 3 and counts[INVERSION]:
+            self.blend_inversion(values, ramp(cfg.inversion_blend, progress),
+                                 w_override, w_bomb)
         if self.chains:
             w_stable = ramp(cfg.stable, progress)
             stable = self.stable_counts()
             for p in range(1, e.players + 1):
                 values[p] += w_stable * stable[p]
         return values
+
+    def blend_inversion(self, values: List[int], per_mille: int, w_override: int,
+                        w_bomb: int) -> None:
+        """Move each player's board value (`values` without the override stones and bombs
+        in hand) `per_mille` of the way to that of the player before it, whose stones an
+        inversion would hand it (RULES.md 3: player k's stones go to k mod n + 1)."""
+        e = self.engine
+        n = e.players
+        board = [0] * (n + 1)
+        for p in range(1, n + 1):
+            board[p] = values[p] - w_override * e.overrides[p] - w_bomb * e.bombs[p]
+        for p in range(1, n + 1):
+            before = board[p - 1] if p > 1 else board[n]
+            values[p] += per_mille * (before - board[p]) // 1000
 
     def stable_counts(self) -> List[int]:
         """Per player, the stones on edge-like cells in an unbroken run of its own stones
