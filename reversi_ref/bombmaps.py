@@ -20,9 +20,9 @@ the fewest override stones any holds then, and bombs counted as above (none when
 one).  Player 1 moves first on it.  A position where some player has no stone left is not
 written: that player may not move again before phase 1 ends.  With `--swap-tiles` only
 positions with a choice or inversion tile left are written, for the end of phase 1 where such
-tiles hand whole stone sets around.
+tiles hand whole stone sets around; with `--inversion-tiles` only those with an inversion tile.
 
-    reversi-ref phase1-maps OUT_DIR MAP... --fill PCT [--swap-tiles] [--playouts K] ...
+    reversi-ref phase1-maps OUT_DIR MAP... --fill PCT [--swap-tiles | --inversion-tiles] ...
 
 MAP is a file or a bundled map's name, as everywhere.
 """
@@ -118,11 +118,11 @@ def _map_text(state: GameState, overrides: int, bombs: int) -> Tuple[str, int]:
     return text, Engine(read_map(text)).phase
 
 
-def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
+def phase1_map_text(engine: Engine, tiles: str = "") -> Optional[str]:
     """The map text of the engine's phase-1 position with every player the fewest override
     stones any holds and one bomb count; None when a player was disqualified or has no stone
-    on the board, nobody could move on it, or (`swap_tiles`) no choice or inversion tile is
-    left."""
+    on the board, nobody could move on it, or `tiles` names cells (such as "ci", the swap
+    tiles) and none of them is left."""
     state = engine.to_state()
     active = state.active_players()
     if len(active) != state.players:
@@ -131,7 +131,7 @@ def phase1_map_text(engine: Engine, swap_tiles: bool = False) -> Optional[str]:
     # often not before phase 1 ends: a game in its seat would measure only the others.
     if any(engine.counts[p] == 0 for p in active):
         return None
-    if swap_tiles and not any(c in ("c", "i") for c in state.board):
+    if tiles and not any(c in tiles for c in state.board):
         return None
     text, phase = _map_text(state, min(state.overrides[p - 1] for p in active),
                             _one_count([state.bombs[p - 1] for p in active]))
@@ -162,14 +162,14 @@ def bombing_maps(game_map: Map, playouts: int) -> List[Tuple[int, Optional[str]]
     return found
 
 
-def phase1_maps(game_map: Map, playouts: int, fill: int, swap_tiles: bool = False
+def phase1_maps(game_map: Map, playouts: int, fill: int, tiles: str = ""
                 ) -> List[Tuple[int, Optional[str]]]:
     """(seed, map text or None) of the phase-1 positions at `fill` per cent for seeds
-    0 .. playouts-1 on `game_map`."""
+    0 .. playouts-1 on `game_map`, keeping only those with one of `tiles` left if given."""
     found: List[Tuple[int, Optional[str]]] = []
     for seed in range(playouts):
         engine = play_until_filled(game_map, seed, fill)
-        found.append((seed, None if engine is None else phase1_map_text(engine, swap_tiles)))
+        found.append((seed, None if engine is None else phase1_map_text(engine, tiles)))
     return found
 
 
@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
                     or game_map.width * game_map.height > args.max_cells:
                 print("%s: left out (players or size)" % stem)
                 continue
-            results = phase1_maps(game_map, args.playouts, args.fill, args.swap_tiles)
+            results = phase1_maps(game_map, args.playouts, args.fill, args.tiles)
         elif game_map.players < args.min_players or game_map.bombs == 0 \
                 or game_map.width * game_map.height > args.max_cells:
             print("%s: left out (players, bombs in the header or size)" % stem)
@@ -246,7 +246,7 @@ def register(subparsers: Any) -> None:
                     "override stones, one bomb count for all): a game on it starts with "
                     "the first bomb, on our server or the official one.")
     _common_arguments(parser)
-    parser.set_defaults(func=run, fill=None, swap_tiles=False)
+    parser.set_defaults(func=run, fill=None, tiles="")
     parser = subparsers.add_parser(
         "phase1-maps", help="write late phase-1 positions of maps as maps of their own",
         description="Play phase 1 of each MAP with random and greedy moves until PCT per "
@@ -256,9 +256,12 @@ def register(subparsers: Any) -> None:
     _common_arguments(parser)
     parser.add_argument("--fill", type=int_range(1, 99), required=True, metavar="PCT",
                         help="the share of the cells free at the start that holds stones")
-    parser.add_argument("--swap-tiles", action="store_true",
-                        help="only positions with a choice or inversion tile left")
-    parser.set_defaults(func=run)
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--swap-tiles", action="store_const", dest="tiles", const="ci",
+                      help="only positions with a choice or inversion tile left")
+    only.add_argument("--inversion-tiles", action="store_const", dest="tiles", const="i",
+                      help="only positions with an inversion tile left")
+    parser.set_defaults(func=run, tiles="")
 
 
 __all__ = ["bombing_map_text", "bombing_maps", "phase1_map_text", "phase1_maps", "play_phase1",

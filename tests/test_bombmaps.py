@@ -4,14 +4,16 @@ first bomb, or late in phase 1."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Optional, Tuple
 
 import pytest
 
-from reversi_ref import initial_state, legal_moves
+from reversi_ref import bombmaps, initial_state, legal_moves
 from reversi_ref.bombmaps import (bombing_map_text, phase1_map_text, play_phase1,
                                   play_until_filled)
 from reversi_ref.cli import main
 from reversi_ref.engine.core import Engine
+from reversi_ref.geometry import Map
 from reversi_ref.mapfile import read_map, read_map_file
 from reversi_ref.state import BOMB, BUILD
 
@@ -123,13 +125,57 @@ def test_a_player_without_stones_writes_nothing() -> None:
 
 
 def test_swap_tiles_keeps_only_positions_with_a_tile_left() -> None:
-    """With `swap_tiles`, a board without choice or inversion tiles writes nothing."""
+    """With the swap tiles named, a board without choice or inversion tiles writes nothing."""
     engine = play_until_filled(read_map_file(MAPS / "othello8x8.map"), 0, 50)
     assert engine is not None
     assert phase1_map_text(engine) is not None
-    assert phase1_map_text(engine, swap_tiles=True) is None
+    assert phase1_map_text(engine, tiles="ci") is None
     tiled = play_until_filled(read_map_file(MAPS / "carnival4p.map"), 0, 10)
-    assert tiled is not None and phase1_map_text(tiled, swap_tiles=True) is not None
+    assert tiled is not None and phase1_map_text(tiled, tiles="ci") is not None
+
+
+# Three players, one choice tile and no inversion tile left.
+CHOICE_ONLY = """3
+0
+0 0
+4 4
+0 1 2 0
+0 2 1 0
+3 c 0 0
+0 0 0 0
+"""
+
+
+def test_inversion_tiles_need_an_inversion_tile() -> None:
+    """Naming the inversion tile alone leaves out a position whose only tile is a choice
+    tile, which the swap tiles keep; with an inversion tile instead it is written."""
+    choice = Engine(read_map(CHOICE_ONLY))
+    assert phase1_map_text(choice, tiles="ci") is not None
+    assert phase1_map_text(choice, tiles="i") is None
+    inversion = Engine(read_map(CHOICE_ONLY.replace("3 c", "3 i")))
+    assert phase1_map_text(inversion, tiles="i") is not None
+
+
+def test_tile_flags_choose_the_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`--swap-tiles` asks for choice or inversion tiles, `--inversion-tiles` for inversion
+    tiles, neither for none; both at once is a usage error."""
+    asked: List[str] = []
+
+    def record(game_map: Map, playouts: int, fill: int, tiles: str = ""
+               ) -> List[Tuple[int, Optional[str]]]:
+        asked.append(tiles)
+        return []
+
+    monkeypatch.setattr(bombmaps, "phase1_maps", record)
+    command = ["phase1-maps", str(tmp_path), "sparks3p", "--fill", "60"]
+    for flags in ([], ["--swap-tiles"], ["--inversion-tiles"]):
+        assert main(command + flags) == 0
+    assert asked == ["", "ci", "i"]
+    with pytest.raises(SystemExit) as stop:
+        main(command + ["--swap-tiles", "--inversion-tiles"])
+    assert stop.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
 
 
 def test_phase1_command_and_its_bad_fill(tmp_path: Path,
