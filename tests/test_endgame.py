@@ -15,7 +15,7 @@ from typing import Dict, Tuple
 import pytest
 
 from helpers import bombing, build, finishes
-from reversi_ref import Move, legal_moves, play
+from reversi_ref import Move, legal_moves, play, scores
 from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.search import SearchPlayer
@@ -233,24 +233,90 @@ def test_destroyer_takes_most_stones_of_the_others_worst_for_the_root(
     assert engine.decode_move(search.destroyer_target()) == expected
 
 
-def test_destroyer_model_is_off_with_two_players() -> None:
+@pytest.mark.parametrize("switch", ["bomb_destroyers", "bomb_climbers"])
+def test_opponent_models_are_off_with_two_players(switch: str) -> None:
     """Two players: paranoid is the exact model of the one opponent, so it stays."""
     state = bombing("1 1 2 2 0 1", strength=1)
     engine = Engine(state)
-    config = replace(DEFAULT_CONFIG, bomb_destroyers=True)
+    config = replace(DEFAULT_CONFIG, bomb_destroyers=switch == "bomb_destroyers",
+                     bomb_climbers=switch == "bomb_climbers")
     search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 1,
                          NO_DEADLINE, time.monotonic)
-    assert not search.destroyers
+    assert not search.modelled and not search.destroyers and not search.climbers
 
 
-def test_destroyer_model_keeps_a_proven_first_place() -> None:
+@pytest.mark.parametrize("switch", ["bomb_destroyers", "bomb_climbers"])
+def test_opponent_models_keep_a_proven_first_place(switch: str) -> None:
     """The position of test_root_also_tries_the_best_target_against_every_player: the exact
-    solve proves first place alone, so the destroyer model keeps its targets and ends
+    solve proves first place alone, so either opponent model keeps its targets and ends
     there too."""
     state = bombing("3 1 1 2 2 2 2", players=3, bombs_per_player=[3, 0, 0])
-    config = replace(DEFAULT_CONFIG, bomb_candidates=1, bomb_destroyers=True)
+    config = replace(DEFAULT_CONFIG, bomb_candidates=1,
+                     bomb_destroyers=switch == "bomb_destroyers",
+                     bomb_climbers=switch == "bomb_climbers")
     engine = Engine(state)
     evaluator = Evaluator(engine, MapAnalysis(state.map), config)
     while engine.phase == BOMB:
         engine.make(choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH).move)
     assert places(engine.counts, engine.disqualified, engine.players, 1) == 2
+
+
+def _climber_search(state: GameState, destroyers: bool = False) -> Tuple[Engine, _BombSearch]:
+    engine = Engine(state)
+    config = replace(DEFAULT_CONFIG, bomb_climbers=True, bomb_destroyers=destroyers)
+    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 1,
+                         NO_DEADLINE, time.monotonic)
+    return engine, search
+
+
+def test_climber_rises_in_the_ranking_at_the_first_such_target() -> None:
+    """RULES.md 5 and 7, worked by hand on DESTROYER_BOARD (player 1 to move, 6 stones
+    against 6 and 9, so two players are level with it or above): (4, 0) takes 2 of player
+    2's and 4 of player 3's stones and leaves nobody level or above, as the first target in
+    move order to do so; the destroyer's targets are in row 1."""
+    engine, search = _climber_search(bombing(DESTROYER_BOARD, players=3, strength=1),
+                                     destroyers=True)
+    assert search.climbers and search.modelled and not search.destroyers
+    assert engine.decode_move(search.climber_target()) == Move(4, 0)
+
+
+def test_climber_counts_a_tie_against_itself() -> None:
+    """Player 3 to move with 2 stones, player 1 with 3 and player 2 with 2, strength 0: a
+    stone of player 1 removed leaves it level (still counted as ahead), one of player 2's
+    puts it behind, so the first stone of player 2, (3, 0), is the target."""
+    state = bombing("1 1 1 2 2 0 3 3", players=3, to_move=3)
+    engine, search = _climber_search(state)
+    assert engine.decode_move(search.climber_target()) == Move(3, 0)
+
+
+def _climber_by_the_rules(state: GameState) -> Move:
+    """The climber's target with the readable rules: every legal target played, the number
+    of other players in the game with at least the bomber's stones, the least, the first in
+    row-major order."""
+    bomber = state.to_move
+    assert bomber is not None
+    best = None
+    for move in sorted(legal_moves(state), key=lambda m: (m.y, m.x)):
+        after = scores(play(state, move))
+        place = sum(1 for p, n in after.items() if p != bomber and n >= after[bomber])
+        if best is None or place < best[0]:
+            best = (place, move)
+    assert best is not None
+    return best[1]
+
+
+def test_climber_agrees_with_the_readable_rules_on_random_positions() -> None:
+    """The fast climber against _climber_by_the_rules on 60 random bombing positions of
+    three or four players, strength 0 to 2, holes included."""
+    rng = random.Random(54)
+    for _ in range(60):
+        players = rng.choice([3, 4])
+        width, height = rng.randint(3, 6), rng.randint(2, 4)
+        alphabet = "0" + "".join(str(p) for p in range(1, players + 1)) * 3 + "-"
+        rows = [" ".join(rng.choice(alphabet) for _ in range(width)) for _ in range(height)]
+        state = bombing("\n".join(rows), players=players, strength=rng.randint(0, 2),
+                        to_move=rng.randint(1, players))
+        if not legal_moves(state):
+            continue
+        engine, search = _climber_search(state)
+        assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state)

@@ -22,7 +22,9 @@ move order is kept, so the choice is deterministic.
 With `EvalConfig.bomb_destroyers` and three or more players, an opponent is not paranoid but
 bombs where it removes the most stones of the others (`destroyer_target`), one reply per
 opponent.  It is off: over 398 bombing-phase games against `ai_trivial` it changed the points
-of 39 and won as many as it lost (docs/strength.md).
+of 39 and won as many as it lost (docs/strength.md).  `EvalConfig.bomb_climbers` models an
+opponent instead as bombing to rise in the ranking one bomb ahead (`climber_target`), as
+`ai_trivial` did in most bombs observed since (off; docs/strength.md).
 
 With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
 places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
@@ -77,8 +79,11 @@ class _BombSearch:
         self.deadline = deadline
         self.clock = clock
         self.width = max(1, evaluator.config.bomb_candidates)
-        self.destroyers = (evaluator.config.bomb_destroyers
-                           and len(engine.players_in_game()) >= 3)
+        several = len(engine.players_in_game()) >= 3
+        self.climbers = evaluator.config.bomb_climbers and several
+        self.destroyers = evaluator.config.bomb_destroyers and several and not self.climbers
+        # Opponents get one modelled reply each instead of a paranoid beam.
+        self.modelled = self.climbers or self.destroyers
         self.nodes = 0
         self.stopped = False
 
@@ -140,14 +145,42 @@ class _BombSearch:
             self.nodes += 1
         return best
 
+    def climber_target(self) -> int:
+        """The target of the bomber to move after which the fewest other players still in
+        the game have at least as many stones as it, the first such in move order (-1
+        without a target, or when the deadline stops it)."""
+        engine = self.engine
+        counts = engine.counts
+        bomber = engine.to_move
+        rivals = [p for p in engine.players_in_game() if p != bomber]
+        best_place = len(rivals) + 1
+        best = -1
+        for m in engine.legal_moves():
+            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
+                self.stopped = True
+                return -1
+            engine.make(m)
+            own = counts[bomber]
+            place = 0
+            for p in rivals:
+                if counts[p] >= own:
+                    place += 1
+            engine.unmake()
+            self.nodes += 1
+            if place < best_place:
+                best_place, best = place, m
+                if place == 0:
+                    break  # nobody can be left level or above; later targets only tie
+        return best
+
     def value(self, depth: int, alpha: int, beta: int) -> int:
         """The value for the root of the engine's position, `depth` bombs deep: paranoid, or
-        with `destroyers` one reply per opponent."""
+        with `climbers` or `destroyers` one reply per opponent."""
         engine = self.engine
         if depth <= 0 or engine.phase != BOMB:
             return self.evaluator.evaluate(self.root)
-        if self.destroyers and engine.to_move != self.root:
-            target = self.destroyer_target()
+        if self.modelled and engine.to_move != self.root:
+            target = self.climber_target() if self.climbers else self.destroyer_target()
             if self.stopped:
                 return 0
             if target < 0:
@@ -268,7 +301,7 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
         return BombChoice(best_move, best_value, search.nodes, False, 1)
     if evaluator.config.exact_endgame:
         exact = _solve_exactly(evaluator, root, ranked, start, soft, deadline, clock, depth,
-                               search.destroyers)
+                               search.modelled)
         if exact is not None:
             return BombChoice(exact.move, exact.value, search.nodes + exact.nodes, True,
                               exact.depth)
