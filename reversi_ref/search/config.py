@@ -100,12 +100,13 @@ class EvalConfig:
     # Bombing phase with three or more players: each opponent is taken to bomb where it
     # removes the most stones of the other players net of its own (one reply, the worst for
     # the root among equals) instead of paranoid; the paranoid exact solve is kept only when
-    # it proves first place.  `ai_trivial` bombed so in 326 of 402 observed bombs.
+    # it proves first place.  Stop 40 counted `ai_trivial` bombing so in 326 of 402 bombs;
+    # stop 54 found it so in 59 of 774 (docs/strength.md).
     bomb_destroyers: bool = False
     # Bombing phase with three or more players: each opponent is taken to bomb so that the
     # fewest others have at least as many stones as it afterwards (its place one bomb ahead,
     # ties against it), the first such target in move order; wins over `bomb_destroyers`.
-    # `ai_trivial` bombed so in 22 of the 28 bombs of two `communities` games (stop 54).
+    # `ai_trivial` bombed so in 732 of 774 bombs observed (docs/strength.md, stop 54).
     bomb_climbers: bool = False
     # Paranoid search with three or more players, on maps where swap quiescence is on: an
     # opponent takes a choice or inversion tile only where it gains stones by it, and while
