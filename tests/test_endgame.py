@@ -320,3 +320,18 @@ def test_climber_agrees_with_the_readable_rules_on_random_positions() -> None:
             continue
         engine, search = _climber_search(state)
         assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state)
+
+
+@pytest.mark.parametrize("switch", ["bomb_destroyers", "bomb_climbers"])
+def test_opponent_model_stops_at_the_deadline(switch: str) -> None:
+    """With the clock past the deadline, the modelled opponent's scan of DESTROYER_BOARD
+    (21 targets) stops at its first look at the clock and names no target."""
+    state = bombing(DESTROYER_BOARD, players=3, strength=1)
+    engine = Engine(state)
+    config = replace(DEFAULT_CONFIG, bomb_destroyers=switch == "bomb_destroyers",
+                     bomb_climbers=switch == "bomb_climbers")
+    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 2,
+                         0.0, lambda: 1.0)
+    target = search.climber_target() if search.climbers else search.destroyer_target()
+    assert target == -1 and search.stopped
+    assert search.nodes < len(engine.legal_moves())

@@ -34,7 +34,7 @@ deadline; the beam above is the fallback when that solve does not finish.
 from __future__ import annotations
 
 import time
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 from ..engine import BOMB
 from ..engine.core import Engine
@@ -117,6 +117,15 @@ class _BombSearch:
         best = sign * ((keys[0] >> INDEX_BITS) - INFINITY)
         return best, [moves[k & INDEX_MASK] for k in (keys if count is None else keys[:count])]
 
+    def _targets(self) -> Iterator[int]:
+        """The legal targets of the bomber to move, in move order, until the deadline stops
+        the scan (which sets `stopped`)."""
+        for m in self.engine.legal_moves():
+            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
+                self.stopped = True
+                return
+            yield m
+
     def destroyer_target(self) -> int:
         """The target of the bomber to move that removes the most stones of the other players
         net of its own, the worst for the root among equals (-1 without a target, or when
@@ -130,10 +139,7 @@ class _BombSearch:
         best_gain = -1 << 40
         best_value = 0
         best = -1
-        for m in engine.legal_moves():
-            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
-                self.stopped = True
-                return -1
+        for m in self._targets():
             engine.make(m)
             own = counts[bomber]
             gain = others_before - (sum(counts[1:players + 1]) - own) - (own_before - own)
@@ -143,7 +149,7 @@ class _BombSearch:
                     best_gain, best_value, best = gain, value, m
             engine.unmake()
             self.nodes += 1
-        return best
+        return -1 if self.stopped else best
 
     def climber_target(self) -> int:
         """The target of the bomber to move after which the fewest other players still in
@@ -155,10 +161,7 @@ class _BombSearch:
         rivals = [p for p in engine.players_in_game() if p != bomber]
         best_place = len(rivals) + 1
         best = -1
-        for m in engine.legal_moves():
-            if self.nodes % CHECK_EVERY == CHECK_EVERY - 1 and self.clock() >= self.deadline:
-                self.stopped = True
-                return -1
+        for m in self._targets():
             engine.make(m)
             own = counts[bomber]
             place = 0
@@ -171,7 +174,7 @@ class _BombSearch:
                 best_place, best = place, m
                 if place == 0:
                     break  # nobody can be left level or above; later targets only tie
-        return best
+        return -1 if self.stopped else best
 
     def value(self, depth: int, alpha: int, beta: int) -> int:
         """The value for the root of the engine's position, `depth` bombs deep: paranoid, or
