@@ -370,3 +370,32 @@ def test_inversion_blend_needs_a_tile_and_three_players(cells: str, players: int
     state = build(cells, players=players)
     assert (_player_values(state, replace(STONES, inversion_blend=(1000, 1000)))
             == _player_values(state, STONES))
+
+
+# Three regions cut by holes: (1, 2 and a free cell), (3 and two free cells), (1, 3 and two
+# free cells).
+ROOMS = "1 2 0 - 3 0 0 - 1 3 0 0"
+
+
+def _region_gains(state: GameState, weight: int) -> List[int]:
+    """What region_share at `weight` (early and late) adds to each player's own value."""
+    without = _evaluator(state, OFF)
+    base = list(without.player_values(without.progress()))
+    with_share = _evaluator(state, replace(OFF, region_share=(weight, weight)))
+    values = with_share.player_values(with_share.progress())
+    return [values[p] - base[p] for p in range(1, state.players + 1)]
+
+
+def test_region_share_splits_the_free_cells_of_contested_regions() -> None:
+    """Worked by hand on ROOMS at 300 a cell: the first region's one free cell is shared by
+    players 1 and 2 (150 each), the second has player 3 alone (nothing), the third's two
+    free cells go to players 1 and 3 (300 each)."""
+    assert _region_gains(build(ROOMS, players=3), 300) == [450, 150, 300]
+
+
+def test_region_share_leaves_out_disqualified_players_and_two_player_games() -> None:
+    """With player 2 disqualified the first region has one player left and counts for
+    nobody; with two players (parity's domain) and on a map of one region it is off."""
+    assert _region_gains(build(ROOMS, players=3, disqualified=[2]), 300) == [300, 0, 300]
+    assert _region_gains(build("1 2 0 - 1 0 2", players=2), 300) == [0, 0]
+    assert _region_gains(build("1 2 0 3 0 0", players=3), 300) == [0, 0, 0]

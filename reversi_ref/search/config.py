@@ -78,6 +78,12 @@ class EvalConfig:
     # Stones that can never be captured although not on a corner-like cell: a run of one
     # player's stones along an edge-like line (transitions followed) from a corner it holds.
     stable: Ramp = (0, 0)
+    # With three or more players, on maps that holes cut into regions: the free cells of a
+    # region where two or more players have stones, shared among them, this much per cell.
+    # A region with one player left is over for everybody: on `communities` (nine walled
+    # rooms) one of each player's two rooms ended with 6-13 stones when one side lost its
+    # last stone there, and the other was filled (docs/strength.md, stop 54).
+    region_share: Ramp = (0, 0)
     # Time: the per cent of the bank's surplus (beyond a few moves' fair shares) that one
     # move may add to its limits (`timing.plan_budget`; 0 = off, the plan as it was).
     spend_surplus: int = 0

@@ -113,9 +113,10 @@ class Evaluator:
         if config.stable != (0, 0):
             self.chains = stable_chains(engine.nxt, analysis)
         # Regions: the playable cells split by holes (steps, transitions included), only kept
-        # when there are several; parity counts the free cells of contested regions.
+        # when there are several; parity (two players) and region_share (more) count the
+        # free cells of contested regions.
         self.regions: List[List[int]] = []
-        if engine.players == 2 and config.parity != (0, 0):
+        if (config.parity if engine.players == 2 else config.region_share) != (0, 0):
             self.regions = _regions(engine)
             if len(self.regions) < 2:
                 self.regions = []
@@ -215,12 +216,44 @@ class Evaluator:
         if cfg.inversion_blend != (0, 0) and e.players >= 3 and counts[INVERSION]:
             self.blend_inversion(values, ramp(cfg.inversion_blend, progress),
                                  w_override, w_bomb)
+        if self.regions and e.players >= 3:
+            self.share_regions(values, ramp(cfg.region_share, progress))
         if self.chains:
             w_stable = ramp(cfg.stable, progress)
             stable = self.stable_counts()
             for p in range(1, e.players + 1):
                 values[p] += w_stable * stable[p]
         return values
+
+    def share_regions(self, values: List[int], per_cell: int) -> None:
+        """Add to each player's value `per_cell` times its share of the free cells of every
+        region where at least two players still in the game have stones (the cells split
+        equally among those players)."""
+        e = self.engine
+        board = e.board
+        free = self._free
+        players = e.players
+        in_game = 0
+        for p in range(1, players + 1):
+            if not e.disqualified[p]:
+                in_game |= 1 << p
+        for cells in self.regions:
+            found = 0
+            empty = 0
+            for c in cells:
+                v = board[c]
+                if free[v]:
+                    empty += 1
+                else:
+                    found |= 1 << v
+            found &= in_game
+            if not empty or found & (found - 1) == 0:
+                continue  # nothing left to take, or at most one player there
+            present = bin(found).count("1")
+            share = per_cell * empty // present
+            for p in range(1, players + 1):
+                if found >> p & 1:
+                    values[p] += share
 
     def blend_inversion(self, values: List[int], per_mille: int, w_override: int,
                         w_bomb: int) -> None:
