@@ -199,7 +199,7 @@ def _positions(name: str) -> Iterable[GameState]:
 
 ALL_ON = replace(DEFAULT_CONFIG, shut_in=(3000, 1000), access=(800, 200), parity=(0, 400),
                  frontier=(600, 200),
-                 stable=(200, 100), bomb_late=(0, 800))
+                 stable=(200, 100), bomb_late=(0, 800), region_share=(60, 60))
 
 
 @pytest.mark.parametrize("name", ["othello8x8.map", "sparks3p.map"])
