@@ -24,7 +24,7 @@ back already has its final place: for the root a decisive loss, for an opponent 
 from __future__ import annotations
 
 import random
-from typing import List
+from typing import List, Tuple
 
 from ..engine import BOMB, OVER
 from ..engine.core import Engine
@@ -225,18 +225,12 @@ class Evaluator:
                 values[p] += w_stable * stable[p]
         return values
 
-    def share_regions(self, values: List[int], per_cell: int) -> None:
-        """Add to each player's value `per_cell` times its share of the free cells of every
-        region where at least two players still in the game have stones (the cells split
-        equally among those players)."""
-        e = self.engine
-        board = e.board
+    def region_counts(self) -> List[Tuple[int, int]]:
+        """Per region of `regions`: the set of board codes on its cells that are not free
+        (bit p set: a stone of player p there), and its number of free cells."""
+        board = self.engine.board
         free = self._free
-        players = e.players
-        in_game = 0
-        for p in range(1, players + 1):
-            if not e.disqualified[p]:
-                in_game |= 1 << p
+        tallies = []
         for cells in self.regions:
             found = 0
             empty = 0
@@ -246,6 +240,20 @@ class Evaluator:
                     empty += 1
                 else:
                     found |= 1 << v
+            tallies.append((found, empty))
+        return tallies
+
+    def share_regions(self, values: List[int], per_cell: int) -> None:
+        """Add to each player's value `per_cell` times its share of the free cells of every
+        region where at least two players still in the game have stones (the cells split
+        equally among those players)."""
+        e = self.engine
+        players = e.players
+        in_game = 0
+        for p in range(1, players + 1):
+            if not e.disqualified[p]:
+                in_game |= 1 << p
+        for found, empty in self.region_counts():
             found &= in_game
             if not empty or found & (found - 1) == 0:
                 continue  # nothing left to take, or at most one player there
@@ -414,18 +422,8 @@ class Evaluator:
                 return 0
             left = counts[EMPTY] + counts[CHOICE] + counts[INVERSION] + counts[BONUS]
         else:
-            board = e.board
-            free = self._free
             left = 0
-            for cells in self.regions:
-                found = 0
-                empty = 0
-                for c in cells:
-                    v = board[c]
-                    if free[v]:
-                        empty += 1
-                    else:
-                        found |= 1 << v
+            for found, empty in self.region_counts():
                 if found & 6 == 6:
                     left += empty
         if left == 0:
