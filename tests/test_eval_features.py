@@ -372,9 +372,9 @@ def test_inversion_blend_needs_a_tile_and_three_players(cells: str, players: int
             == _player_values(state, STONES))
 
 
-# Three regions cut by holes: (1, 2 and a free cell), (3 and two free cells), (1, 3 and two
-# free cells).
-ROOMS = "1 2 0 - 3 0 0 - 1 3 0 0"
+# Three regions cut by holes: (1, 2, 2 and two free cells), (3 and two free cells), (1, 3 and
+# two free cells).
+ROOMS = "1 2 2 0 0 - 3 0 0 - 1 3 0 0"
 
 
 def _region_gains(state: GameState, weight: int) -> List[int]:
@@ -387,10 +387,10 @@ def _region_gains(state: GameState, weight: int) -> List[int]:
 
 
 def test_region_share_splits_the_free_cells_of_contested_regions() -> None:
-    """Worked by hand on ROOMS at 300 a cell: the first region's one free cell is shared by
-    players 1 and 2 (150 each), the second has player 3 alone (nothing), the third's two
-    free cells go to players 1 and 3 (300 each)."""
-    assert _region_gains(build(ROOMS, players=3), 300) == [450, 150, 300]
+    """Worked by hand on ROOMS at 300 a cell: the first region's two free cells are shared by
+    players 1 and 2 one to two (200 and 400), the second has player 3 alone (nothing), the
+    third's two free cells go to players 1 and 3 one to one (300 each)."""
+    assert _region_gains(build(ROOMS, players=3), 300) == [500, 400, 300]
 
 
 def test_region_share_leaves_out_disqualified_players_and_two_player_games() -> None:

@@ -79,7 +79,8 @@ class EvalConfig:
     # player's stones along an edge-like line (transitions followed) from a corner it holds.
     stable: Ramp = (0, 0)
     # With three or more players, on maps that holes cut into regions: the free cells of a
-    # region where two or more players have stones, shared among them, this much per cell.
+    # region where two or more players have stones, shared among them in proportion to
+    # their stones there, this much per cell.
     # A region with one player left is over for everybody: on `communities` (nine walled
     # rooms) one of each player's two rooms ended with 6-13 stones when one side lost its
     # last stone there, and the other was filled (docs/strength.md, stop 54).

@@ -225,43 +225,43 @@ class Evaluator:
                 values[p] += w_stable * stable[p]
         return values
 
-    def region_counts(self) -> List[Tuple[int, int]]:
-        """Per region of `regions`: the set of board codes on its cells that are not free
-        (bit p set: a stone of player p there), and its number of free cells."""
+    def region_counts(self) -> List[Tuple[List[int], int]]:
+        """Per region of `regions`: how many of its cells hold each board code (index p:
+        player p's stones), and its number of free cells."""
         board = self.engine.board
         free = self._free
         tallies = []
         for cells in self.regions:
-            found = 0
-            empty = 0
+            tally = [0] * 16
             for c in cells:
-                v = board[c]
+                tally[board[c]] += 1
+            empty = 0
+            for v in range(16):
                 if free[v]:
-                    empty += 1
-                else:
-                    found |= 1 << v
-            tallies.append((found, empty))
+                    empty += tally[v]
+            tallies.append((tally, empty))
         return tallies
 
     def share_regions(self, values: List[int], per_cell: int) -> None:
         """Add to each player's value `per_cell` times its share of the free cells of every
-        region where at least two players still in the game have stones (the cells split
-        equally among those players)."""
+        region where at least two players still in the game have stones, the cells split
+        among those players in proportion to their stones there."""
         e = self.engine
         players = e.players
-        in_game = 0
-        for p in range(1, players + 1):
-            if not e.disqualified[p]:
-                in_game |= 1 << p
-        for found, empty in self.region_counts():
-            found &= in_game
-            if not empty or found & (found - 1) == 0:
-                continue  # nothing left to take, or at most one player there
-            present = bin(found).count("1")
-            share = per_cell * empty // present
+        disqualified = e.disqualified
+        for tally, empty in self.region_counts():
+            if not empty:
+                continue
+            present = stones = 0
             for p in range(1, players + 1):
-                if found >> p & 1:
-                    values[p] += share
+                if tally[p] and not disqualified[p]:
+                    present += 1
+                    stones += tally[p]
+            if present < 2:
+                continue  # one player left: nobody takes these cells any more
+            for p in range(1, players + 1):
+                if tally[p] and not disqualified[p]:
+                    values[p] += per_cell * empty * tally[p] // stones
 
     def blend_inversion(self, values: List[int], per_mille: int, w_override: int,
                         w_bomb: int) -> None:
@@ -423,8 +423,8 @@ class Evaluator:
             left = counts[EMPTY] + counts[CHOICE] + counts[INVERSION] + counts[BONUS]
         else:
             left = 0
-            for found, empty in self.region_counts():
-                if found & 6 == 6:
+            for tally, empty in self.region_counts():
+                if tally[1] and tally[2]:
                     left += empty
         if left == 0:
             return 0
