@@ -226,19 +226,20 @@ class Evaluator:
         return values
 
     def region_counts(self) -> List[Tuple[List[int], int]]:
-        """Per region of `regions`: how many of its cells hold each board code (index p:
-        player p's stones), and its number of free cells."""
+        """Per region of `regions`: how many of its cells hold each board code that is not
+        free (index p: player p's stones), and its number of free cells."""
         board = self.engine.board
         free = self._free
         tallies = []
         for cells in self.regions:
             tally = [0] * 16
-            for c in cells:
-                tally[board[c]] += 1
             empty = 0
-            for v in range(16):
+            for c in cells:
+                v = board[c]
                 if free[v]:
-                    empty += tally[v]
+                    empty += 1
+                else:
+                    tally[v] += 1
             tallies.append((tally, empty))
         return tallies
 
