@@ -32,6 +32,11 @@ With `EvalConfig.selfish_swaps` (three or more players), an opponent takes a til
 and at a leaf, only where it gains stones by it: paranoid opponents would otherwise hand the
 root's stones on at any cost to themselves, and every line near a tile would look lost.
 
+With `EvalConfig.skip_strangers` (paranoid, three or more players, maps cut into regions by
+holes), an opponent that cannot reach the root's stones (no override stone, no stone in a
+region of the root's) passes in the tree, so the plies go to the players who share a region
+with the root.
+
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
 """
@@ -47,7 +52,7 @@ from ..engine.tables import CHOICE, EXPANSION, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .endgame import leaf_value
-from .evaluate import INFINITY, Evaluator, is_free_code
+from .evaluate import INFINITY, Evaluator, connected_regions, is_free_code
 from .position import set_mover
 from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
 from .timing import Clock
@@ -137,6 +142,18 @@ class Searcher:
         # Whether opponents take swap tiles only for a gain of their own (`selfish_swaps`);
         # on the maps where swap quiescence is on, for the same reason of cost.
         self.selfish = bool(config.selfish_swaps and self.swap_cells and engine.players >= 3)
+        # `skip_strangers`: each playable cell's region, where holes cut the map into several
+        # (empty otherwise), and per player whether its turns are passed over in this search.
+        self.region_of: List[int] = []
+        if config.skip_strangers and engine.players >= 3:
+            regions = connected_regions(engine)
+            if len(regions) >= 2:
+                self.region_of = [-1] * engine.cells
+                for r, group in enumerate(regions):
+                    for c in group:
+                        self.region_of[c] = r
+        self.strangers: List[bool] = [False] * 9
+        self.any_strangers = False
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -165,11 +182,58 @@ class Searcher:
         keep = self.config.keep_overrides
         self.keep_overrides = (keep > 0 and self.overrides_scarce
                                and self.evaluator.progress() < keep)
+        self.find_strangers()
         for i in range(len(self.killers)):
             self.killers[i] = NO_MOVE
         history = self.history
         for i in range(len(history)):
             history[i] >>= 1
+
+    def find_strangers(self) -> None:
+        """Mark the opponents that cannot touch the root's stones in phase 1
+        (`EvalConfig.skip_strangers`): still in the game, no override stone in hand, and no
+        stone in a region where the root has one, while no choice or inversion tile is left."""
+        strangers = self.strangers
+        for p in range(len(strangers)):
+            strangers[p] = False
+        self.any_strangers = False
+        region_of = self.region_of
+        e = self.engine
+        if not region_of or e.counts[CHOICE] or e.counts[INVERSION]:
+            return
+        root = self.root
+        board = e.board
+        ours = [False] * (max(region_of) + 1)
+        for c in range(len(board)):
+            if board[c] == root:
+                ours[region_of[c]] = True
+        near = [False] * 9
+        for c in range(len(board)):
+            v = board[c]
+            if 1 <= v <= 8 and ours[region_of[c]]:
+                near[v] = True
+        for p in range(1, e.players + 1):
+            if (p != root and not near[p] and not e.disqualified[p]
+                    and e.overrides[p] == 0):
+                strangers[p] = True
+                self.any_strangers = True
+
+    def pass_stranger(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The paranoid value when the player to move is a stranger: the same position with
+        the next player in turn order who is neither a stranger nor without a move to move
+        (a leaf when there is none)."""
+        e = self.engine
+        p = e.to_move
+        n = e.players
+        q = p
+        for _ in range(n - 1):
+            q = q + 1 if q < n else 1
+            if not self.strangers[q] and e.has_any_move(q):
+                set_mover(e, q)
+                value = self.paranoid(depth, alpha, beta, ply)
+                set_mover(e, p)
+                return value
+        return self.evaluator.evaluate(self.root, alpha, beta)
 
     def out_of_time(self) -> bool:
         """Read the clock; set `stopped` when the deadline has passed."""
@@ -394,6 +458,8 @@ class Searcher:
             if self.swap_cells and e.phase == BUILD and ply < MAX_PLY:
                 return self.swap_quiescence(alpha, beta, SWAP_PLIES)
             return self.evaluator.evaluate(self.root, alpha, beta)
+        if self.any_strangers and self.strangers[e.to_move]:
+            return self.pass_stranger(depth, alpha, beta, ply)
         table = self.table
         use_tt = self.config.use_tt
         key = e.hash

@@ -117,7 +117,7 @@ class Evaluator:
         # free cells of contested regions.
         self.regions: List[List[int]] = []
         if (config.parity if engine.players == 2 else config.region_share) != (0, 0):
-            self.regions = _regions(engine)
+            self.regions = connected_regions(engine)
             if len(self.regions) < 2:
                 self.regions = []
         # Building-phase values by Zobrist hash (mixed with the root's salt); a search meets
@@ -540,7 +540,7 @@ def stable_chains(nxt: List[int], analysis: MapAnalysis) -> List[List[int]]:
     return chains
 
 
-def _regions(engine: Engine) -> List[List[int]]:
+def connected_regions(engine: Engine) -> List[List[int]]:
     """The playable cells of the engine's map in groups connected by steps (a step can be
     walked back, RULES.md 2), each a list of cells."""
     board = engine.board

@@ -1,0 +1,159 @@
+"""Tests of `EvalConfig.skip_strangers`: with three or more players on a map cut into regions
+by holes, an opponent that cannot touch the root's stones (no override stone in hand, no
+stone in a region of the root's) passes in the paranoid tree, so the plies go to the players
+who can.
+
+The position is one row split by holes (only east-west lines capture); every count is worked
+by hand from RULES.md 3-4 and checked against the readable rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Tuple
+
+import pytest
+
+from helpers import build
+from reversi_ref import Move, legal_moves, play
+from reversi_ref.engine import Engine
+from reversi_ref.players.search import SearchPlayer
+from reversi_ref.search.alphabeta import PARANOID, Searcher
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.evaluate import Evaluator, is_decisive
+from reversi_ref.state import GameState
+
+# Material only: 100 points per stone against the average opponent (no leader weighting).
+MATERIAL_ONLY = replace(
+    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
+    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
+    bomb_per_cell=0, frontier=(0, 0), keep_overrides=0)
+SKIP = replace(MATERIAL_ONLY, skip_strangers=True)
+
+# Three players, player 1 to move, no override stones; regions (x ranges):
+#   A  x0..5    "0 1 1 1 3 0": player 1 can play (5, 0), capturing (4, 0) (the safe move);
+#                              player 3 can play (0, 0), capturing three 1s, while (4, 0) is
+#                              still a 3;
+#   C  x7..10   "1 3 3 0":     player 1 can play (10, 0), capturing two (the greedy move);
+#   B  x12..14  "2 3 0":       player 2 can play (14, 0), capturing (13, 0).
+# Player 2 has stones only in B, where player 1 has none: the one stranger.
+# Counts 4/1/4; value V = 100 * (s1 - (s2 + s3) / 2).
+#   greedy (10, 0): 7/1/2, V = 550; player 2 plays (14, 0): 7/3/1, V = 500; then player 3
+#                   plays (0, 0): 4/3/5, V = 0.  Player 3 straight after: 4/1/6, V = 50.
+#   safe (5, 0):    6/1/3, V = 400; player 2 plays (14, 0): 6/3/2, V = 350; player 3 has no
+#                   move, so player 1 plays (10, 0): 9/3/0, and nobody has a move left (a
+#                   win).  With player 2 passed over: player 1 plays (10, 0) at once, 9/1/1,
+#                   V = 800.
+ROW = "0 1 1 1 3 0 - 1 3 3 0 - 2 3 0"
+
+
+def _counts(state: GameState) -> Tuple[int, ...]:
+    return tuple(sum(1 for c in state.board if c == str(p)) for p in (1, 2, 3))
+
+
+def test_the_row_is_what_the_comment_says() -> None:
+    """The readable rules agree with the hand-worked counts above."""
+    state = build(ROW, players=3)
+    assert _counts(state) == (4, 1, 4)
+    assert sorted(legal_moves(state)) == [Move(5, 0), Move(10, 0)]
+    greedy = play(state, Move(10, 0))
+    assert (_counts(greedy), greedy.to_move) == ((7, 1, 2), 2)
+    assert legal_moves(greedy) == [Move(14, 0)]
+    after_two = play(greedy, Move(14, 0))
+    assert (_counts(after_two), after_two.to_move) == ((7, 3, 1), 3)
+    assert legal_moves(after_two) == [Move(0, 0)]
+    assert _counts(play(after_two, Move(0, 0))) == (4, 3, 5)
+    assert _counts(play(replace(greedy, to_move=3), Move(0, 0))) == (4, 1, 6)
+    safe = play(state, Move(5, 0))
+    assert (_counts(safe), safe.to_move) == ((6, 1, 3), 2)
+    after_two = play(safe, Move(14, 0))
+    assert (_counts(after_two), after_two.to_move) == ((6, 3, 2), 1)
+    assert _counts(play(after_two, Move(10, 0))) == (9, 3, 0)
+    assert _counts(play(replace(safe, to_move=1), Move(10, 0))) == (9, 1, 1)
+
+
+@pytest.mark.parametrize("config, depth, expected", [
+    (MATERIAL_ONLY, 1, (Move(10, 0), 550)),
+    (SKIP, 1, (Move(10, 0), 550)),
+    (MATERIAL_ONLY, 2, (Move(10, 0), 500)),
+    (SKIP, 2, (Move(5, 0), 800)),
+])
+def test_the_stranger_passes_and_the_threat_comes_into_view(
+        config: EvalConfig, depth: int, expected: Tuple[Move, int]) -> None:
+    """At depth 2 the plain tree sees only player 2's move and plays greedy; with player 2
+    passed over it sees player 3's capture, as the plain tree does at depth 3."""
+    player = SearchPlayer(PARANOID, config=config)
+    assert (player.choose(build(ROW, players=3), 0, depth), player.last_value) == expected
+
+
+def test_the_plain_tree_sees_the_threat_one_ply_later() -> None:
+    """At depth 3 the plain tree plays safe too: after (5, 0), (14, 0) and (10, 0) (9/3/0)
+    nobody has a move left, phase 1 ends with no bombs, and player 1 is first: a proven
+    win, above every estimate."""
+    player = SearchPlayer(PARANOID, config=MATERIAL_ONLY)
+    assert player.choose(build(ROW, players=3), 0, 3) == Move(5, 0)
+    assert is_decisive(player.last_value) and player.last_value > 0
+
+
+def _searcher(state: GameState, config: EvalConfig) -> Searcher:
+    engine = Engine(state)
+    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+    searcher = Searcher(engine, evaluator, config)
+    searcher.reset(engine.to_move)
+    return searcher
+
+
+def _strangers(state: GameState, config: EvalConfig = SKIP) -> Tuple[int, ...]:
+    searcher = _searcher(state, config)
+    found = tuple(p for p in range(1, 9) if searcher.strangers[p])
+    assert searcher.any_strangers == bool(found)
+    return found
+
+
+def test_only_the_player_out_of_reach_is_a_stranger() -> None:
+    """Player 2 (stones only in B) is one; player 3 shares A and C with the root."""
+    assert _strangers(build(ROW, players=3)) == (2,)
+
+
+@pytest.mark.parametrize("state", [
+    build(ROW, players=3, overrides_per_player=(0, 1, 0)),  # it could override the root
+    build(ROW + " - 0 i", players=3),  # an inversion tile moves every player's stones
+    build(ROW + " - 0 c", players=3),  # so does a choice tile
+    build(ROW, players=3, disqualified=(2,)),  # it no longer moves at all
+    build("0 1 1 1 3 0 2 3 0", players=3),  # one region: it can reach the root's stones
+    build("0 1 1 1 2 0 - 2 2 0", players=2),  # two players: the one opponent always counts
+])
+def test_no_stranger_when_the_opponent_can_reach_the_root(state: GameState) -> None:
+    """Override stones in hand, swap tiles on the board, one region or two players: none."""
+    assert _strangers(state) == ()
+
+
+def test_off_by_default() -> None:
+    """Without the switch nobody is passed over."""
+    assert not DEFAULT_CONFIG.skip_strangers
+    assert _strangers(build(ROW, players=3), MATERIAL_ONLY) == ()
+
+
+def test_the_search_leaves_the_engine_as_it_found_it() -> None:
+    """Passing a stranger over sets and restores the player to move, hash included."""
+    searcher = _searcher(build(ROW, players=3), SKIP)
+    engine = searcher.engine
+    before = (engine.hash, engine.to_move, list(engine.board))
+    results = list(searcher.iterate(4))
+    assert results and (engine.hash, engine.to_move, list(engine.board)) == before
+    safe = searcher.engine.decode_move(results[-1][1])
+    assert safe == Move(5, 0)
+
+
+def test_pondering_on_a_stranger_s_turn_gives_it_back() -> None:
+    """Pondering where the stranger itself is to move (no move of ours to take back after):
+    the engine still has it to move afterwards, hash included."""
+    state = replace(build(ROW, players=3), to_move=2)
+    engine = Engine(state)
+    searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), SKIP), SKIP)
+    searcher.reset(1)
+    assert searcher.strangers[2]
+    before = (engine.hash, engine.to_move)
+    assert [depth for depth, _, _ in searcher.ponder(3)] == [1, 2, 3]
+    assert (engine.hash, engine.to_move) == before
