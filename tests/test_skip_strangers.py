@@ -116,8 +116,23 @@ def test_only_the_player_out_of_reach_is_a_stranger() -> None:
     assert _strangers(build(ROW, players=3)) == (2,)
 
 
+# Region A of ROW with an expansion stone: an override stone in hand is a way in.
+DOOR = "x " + ROW
+
+
 @pytest.mark.parametrize("state", [
-    build(ROW, players=3, overrides_per_player=(0, 1, 0)),  # it could override the root
+    build(ROW, players=3, overrides_per_player=(0, 1, 0)),  # no way in for it all the same
+    build(DOOR, players=3),  # a door, but no override stone to go through it
+    build(ROW + " x", players=3, overrides_per_player=(0, 1, 0)),  # the door is its own
+])
+def test_an_override_stone_alone_does_not_reach_the_root(state: GameState) -> None:
+    """An override stone captures only towards a stone of the mover's own (RULES.md 3), so
+    it lets a player in only through an expansion stone in a region of the root's."""
+    assert _strangers(state) == (2,)
+
+
+@pytest.mark.parametrize("state", [
+    build(DOOR, players=3, overrides_per_player=(0, 1, 0)),  # it could come in through x
     build(ROW + " - 0 i", players=3),  # an inversion tile moves every player's stones
     build(ROW + " - 0 c", players=3),  # so does a choice tile
     build(ROW, players=3, disqualified=(2,)),  # it no longer moves at all

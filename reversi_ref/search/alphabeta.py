@@ -48,7 +48,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from ..engine import BOMB, BUILD
 from ..engine.core import Engine
-from ..engine.tables import CHOICE, EXPANSION, INVERSION, encode_board
+from ..engine.tables import CHOICE, EXPANSION, HOLE, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .endgame import leaf_value
@@ -191,8 +191,10 @@ class Searcher:
 
     def find_strangers(self) -> None:
         """Mark the opponents that cannot touch the root's stones in phase 1
-        (`EvalConfig.skip_strangers`): still in the game, no override stone in hand, and no
-        stone in a region where the root has one, while no choice or inversion tile is left."""
+        (`EvalConfig.skip_strangers`): still in the game, no stone in a region where the root
+        has one, and no way in (an override stone for an expansion stone there), while no
+        choice or inversion tile is left.  A capture, with an override stone or without, ends
+        at a stone of the mover's own in the same region (RULES.md 3)."""
         strangers = self.strangers
         for p in range(len(strangers)):
             strangers[p] = False
@@ -208,13 +210,18 @@ class Searcher:
             if board[c] == root:
                 ours[region_of[c]] = True
         near = [False] * 9
+        door = False  # an expansion stone in a region of the root's
         for c in range(len(board)):
             v = board[c]
-            if 1 <= v <= 8 and ours[region_of[c]]:
+            if v == HOLE or not ours[region_of[c]]:
+                continue
+            if v == EXPANSION:
+                door = True
+            elif 1 <= v <= 8:
                 near[v] = True
         for p in range(1, e.players + 1):
             if (p != root and not near[p] and not e.disqualified[p]
-                    and e.overrides[p] == 0):
+                    and not (door and e.overrides[p])):
                 strangers[p] = True
                 self.any_strangers = True
 

@@ -137,10 +137,10 @@ class EvalConfig:
     # alternates the root's moves with one reply of the strongest opponent.
     brs_players: int = 0
     # Paranoid search with three or more players, on maps that holes cut into regions: an
-    # opponent with no override stone in hand and no stone in any region where the root has
-    # one (and no choice or inversion tile left on the board) cannot touch the root's stones
-    # in phase 1, so its turns are passed over in the tree and the plies go to the players
-    # that can.  On `communities` (eight players, two per walled room) the player who shares
+    # opponent with no stone in any region where the root has one cannot touch the root's
+    # stones in phase 1 (a capture ends at a stone of the mover's own), unless it holds an
+    # override stone for an expansion stone there or a choice or inversion tile is left, so
+    # its turns are passed over in the tree and the plies go to the players that can.  On `communities` (eight players, two per walled room) the player who shares
     # a room with the root may move seven plies after it, beyond a paranoid tree of 5-6.
     skip_strangers: bool = False
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
