@@ -22,10 +22,35 @@ import pytest
 
 from reversi_ref import parse_map
 from reversi_ref.bundled import load_map_argument
+from reversi_ref.engine import Engine
+from reversi_ref.search.alphabeta import Searcher
+from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
+from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.searchbench import bench_positions
 from reversi_ref.state import GameState, Move
 
 T = TypeVar("T")
+
+# Material only: 100 points per stone against the average opponent (no leader weighting), for
+# search tests whose values are worked by hand.
+MATERIAL_ONLY = dataclasses.replace(
+    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
+    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
+    bomb_per_cell=0, frontier=(0, 0))
+
+
+def stone_counts(state: GameState, players: int = 3) -> Tuple[int, ...]:
+    """How many stones players 1..`players` have on the board."""
+    return tuple(sum(1 for c in state.board if c == str(p)) for p in range(1, players + 1))
+
+
+def searcher_for(state: GameState, config: EvalConfig) -> Searcher:
+    """A paranoid searcher on `state`, reset for the player to move."""
+    engine = Engine(state)
+    searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), config), config)
+    searcher.reset(engine.to_move)
+    return searcher
 
 
 def board(text: str) -> List[str]:

@@ -226,7 +226,7 @@ def test_destroyer_takes_most_stones_of_the_others_worst_for_the_root(
     (3, 1) takes all six of player 2's, (5, 1) all nine of player 3's."""
     state = bombing(DESTROYER_BOARD, players=3, strength=1)
     engine = Engine(state)
-    config = replace(DEFAULT_CONFIG, bomb_destroyers=True)
+    config = replace(DEFAULT_CONFIG, bomb_destroyers=True, bomb_climbers=False)
     search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), root,
                          NO_DEADLINE, time.monotonic)
     assert search.destroyers
@@ -335,3 +335,13 @@ def test_opponent_model_stops_at_the_deadline(switch: str) -> None:
     target = search.climber_target() if search.climbers else search.destroyer_target()
     assert target == -1 and search.stopped
     assert search.nodes < len(engine.legal_moves())
+
+
+def test_climbers_model_the_opponents_by_default() -> None:
+    """With three or more players the default config models each opponent as a climber
+    (`bomb_climbers`, stop 55), not paranoid."""
+    three = bombing(DESTROYER_BOARD, players=3, strength=1)
+    engine = Engine(three)
+    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(three.map), DEFAULT_CONFIG), 1,
+                         NO_DEADLINE, time.monotonic)
+    assert search.climbers and search.modelled and not search.destroyers

@@ -14,22 +14,13 @@ from typing import List, Tuple
 
 import pytest
 
-from helpers import build
+from helpers import MATERIAL_ONLY, build, searcher_for, stone_counts
 from reversi_ref import Move, legal_moves, play
-from reversi_ref.engine import Engine
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import (MAX_SWAP_CELLS, MOVE_MASK, PARANOID, PLAYER_SHIFT,
                                          Searcher)
-from reversi_ref.search.analysis import MapAnalysis
-from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
-from reversi_ref.search.evaluate import Evaluator
-from reversi_ref.state import GameState
+from reversi_ref.search.config import EvalConfig
 
-# Material only: 100 points per stone against the average opponent (no leader weighting).
-MATERIAL_ONLY = replace(
-    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
-    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0, frontier=(0, 0))
 SELFISH = replace(MATERIAL_ONLY, selfish_swaps=True)
 
 # Three players, player 1 to move; segments (x ranges):
@@ -52,24 +43,20 @@ SELFISH = replace(MATERIAL_ONLY, selfish_swaps=True)
 ROW = "i 1 3 0 - 1 2 2 0 - 2 2 - 3 3 3 3 - 1 1 1 1 1 1 - 0 1 3"
 
 
-def _counts(state: GameState) -> Tuple[int, ...]:
-    return tuple(sum(1 for c in state.board if c == str(p)) for p in (1, 2, 3))
-
-
 def test_the_row_is_what_the_comment_says() -> None:
     """The readable rules agree with the hand-worked counts above."""
     state = build(ROW, players=3)
-    assert _counts(state) == (9, 4, 6)
+    assert stone_counts(state) == (9, 4, 6)
     assert sorted(legal_moves(state)) == [Move(3, 0), Move(8, 0)]
     wide = play(state, Move(8, 0))
-    assert (_counts(wide), wide.to_move) == ((12, 2, 6), 3)
+    assert (stone_counts(wide), wide.to_move) == ((12, 2, 6), 3)
     assert sorted(legal_moves(wide)) == [Move(0, 0), Move(25, 0)]
-    assert _counts(play(wide, Move(0, 0))) == (8, 11, 2)
-    assert _counts(play(wide, Move(25, 0))) == (11, 2, 8)
+    assert stone_counts(play(wide, Move(0, 0))) == (8, 11, 2)
+    assert stone_counts(play(wide, Move(25, 0))) == (11, 2, 8)
     block = play(state, Move(3, 0))
-    assert (_counts(block), block.to_move) == ((11, 4, 5), 3)
+    assert (stone_counts(block), block.to_move) == ((11, 4, 5), 3)
     assert legal_moves(block) == [Move(25, 0)]
-    assert _counts(play(block, Move(25, 0))) == (10, 4, 7)
+    assert stone_counts(play(block, Move(25, 0))) == (10, 4, 7)
 
 
 @pytest.mark.parametrize("config, depth, expected", [
@@ -86,14 +73,6 @@ def test_an_opponent_inverts_only_for_a_gain(config: EvalConfig, depth: int,
     assert (player.choose(build(ROW, players=3), 0, depth), player.last_value) == expected
 
 
-def _searcher(state: GameState, config: EvalConfig) -> Searcher:
-    engine = Engine(state)
-    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
-    searcher = Searcher(engine, evaluator, config)
-    searcher.reset(engine.to_move)
-    return searcher
-
-
 def _targets(searcher: Searcher, packed: List[int]) -> List[Move]:
     return sorted(searcher.engine.decode_move(pm & MOVE_MASK) for pm in packed)
 
@@ -103,7 +82,7 @@ def test_a_forced_selfless_swap_is_still_searched() -> None:
     filter keeps it (a player with a legal move must move, RULES.md 4)."""
     state = build("i 1 3 0 - 1 1 1 - 2 2 - 3 3 3 3", players=3, to_move=3)
     assert legal_moves(state) == [Move(0, 0)]
-    searcher = _searcher(state, SELFISH)
+    searcher = searcher_for(state, SELFISH)
     assert searcher.swap_gain(searcher.engine.encode_move(Move(0, 0))) < 0
     packed = [(3 << PLAYER_SHIFT) | m for m in searcher.engine.legal_moves()]
     assert _targets(searcher, searcher.without_selfless_swaps(packed)) == [Move(0, 0)]
@@ -113,7 +92,7 @@ def test_only_the_selfless_swaps_are_dropped() -> None:
     """After (8, 0) of ROW: player 3's inversion loses it 4 stones (6 to 2) and goes; its
     plain move stays."""
     state = play(build(ROW, players=3), Move(8, 0))
-    searcher = _searcher(state, SELFISH)
+    searcher = searcher_for(state, SELFISH)
     engine = searcher.engine
     assert searcher.swap_gain(engine.encode_move(Move(0, 0))) == -4
     packed = [(3 << PLAYER_SHIFT) | m for m in engine.legal_moves()]
@@ -123,9 +102,9 @@ def test_only_the_selfless_swaps_are_dropped() -> None:
 def test_two_players_are_never_selfish() -> None:
     """With two players every swap that hurts the root helps the opponent: nothing to drop."""
     state = build("i 1 2 0 - 1 2 0", players=2)
-    assert not _searcher(state, SELFISH).selfish
-    assert _searcher(build(ROW, players=3), SELFISH).selfish
-    assert not _searcher(build(ROW, players=3), MATERIAL_ONLY).selfish
+    assert not searcher_for(state, SELFISH).selfish
+    assert searcher_for(build(ROW, players=3), SELFISH).selfish
+    assert not searcher_for(build(ROW, players=3), MATERIAL_ONLY).selfish
 
 
 # Player 1 to move with one override stone, three players; segments:
@@ -143,7 +122,7 @@ NO_GAIN = THREAT + " - 3 3 3 3 3 3 3 3 3"
 def _root_targets(row: str, config: EvalConfig) -> List[Move]:
     state = build(row, players=3, overrides_per_player=(1, 0, 0))
     assert sorted(legal_moves(state)) == [Move(3, 0), Move(7, 0)]
-    searcher = _searcher(state, config)
+    searcher = searcher_for(state, config)
     searcher.keep_overrides = True
     return _targets(searcher, searcher.root_moves())
 
@@ -158,8 +137,8 @@ def test_a_swap_threat_lets_the_root_spend_an_override_stone() -> None:
 def test_a_selfless_swap_is_no_threat() -> None:
     """Where the inversion would cost player 3 stones, the override stone stays kept."""
     state = replace(build(NO_GAIN, players=3), to_move=3)
-    assert [_counts(play(state, m)) for m in legal_moves(state)] == [(13, 1, 7)]
-    assert _counts(state) == (2, 8, 10)
+    assert [stone_counts(play(state, m)) for m in legal_moves(state)] == [(13, 1, 7)]
+    assert stone_counts(state) == (2, 8, 10)
     assert _root_targets(NO_GAIN, SELFISH) == [Move(7, 0)]
 
 
@@ -167,6 +146,6 @@ def test_not_selfish_where_swap_quiescence_is_off() -> None:
     """On maps with more than MAX_SWAP_CELLS tiles (or with swap quiescence off) the switch
     does nothing, as the quiescence does nothing there."""
     many = ROW + " - " + " ".join("ci"[i % 2] for i in range(MAX_SWAP_CELLS))
-    assert not _searcher(build(many, players=3), SELFISH).selfish
+    assert not searcher_for(build(many, players=3), SELFISH).selfish
     off = replace(SELFISH, swap_quiescence=False)
-    assert not _searcher(build(ROW, players=3), off).selfish
+    assert not searcher_for(build(ROW, players=3), off).selfish

@@ -14,7 +14,7 @@ from typing import Tuple
 
 import pytest
 
-from helpers import build
+from helpers import MATERIAL_ONLY, build, searcher_for, stone_counts
 from reversi_ref import Move, legal_moves, play
 from reversi_ref.engine import Engine
 from reversi_ref.players.search import SearchPlayer
@@ -24,11 +24,6 @@ from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.evaluate import Evaluator, is_decisive
 from reversi_ref.state import GameState
 
-# Material only: 100 points per stone against the average opponent (no leader weighting).
-MATERIAL_ONLY = replace(
-    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
-    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0, frontier=(0, 0), keep_overrides=0)
 SKIP = replace(MATERIAL_ONLY, skip_strangers=True)
 
 # Three players, player 1 to move, no override stones; regions (x ranges):
@@ -48,29 +43,25 @@ SKIP = replace(MATERIAL_ONLY, skip_strangers=True)
 ROW = "0 1 1 1 3 0 - 1 3 3 0 - 2 3 0"
 
 
-def _counts(state: GameState) -> Tuple[int, ...]:
-    return tuple(sum(1 for c in state.board if c == str(p)) for p in (1, 2, 3))
-
-
 def test_the_row_is_what_the_comment_says() -> None:
     """The readable rules agree with the hand-worked counts above."""
     state = build(ROW, players=3)
-    assert _counts(state) == (4, 1, 4)
+    assert stone_counts(state) == (4, 1, 4)
     assert sorted(legal_moves(state)) == [Move(5, 0), Move(10, 0)]
     greedy = play(state, Move(10, 0))
-    assert (_counts(greedy), greedy.to_move) == ((7, 1, 2), 2)
+    assert (stone_counts(greedy), greedy.to_move) == ((7, 1, 2), 2)
     assert legal_moves(greedy) == [Move(14, 0)]
     after_two = play(greedy, Move(14, 0))
-    assert (_counts(after_two), after_two.to_move) == ((7, 3, 1), 3)
+    assert (stone_counts(after_two), after_two.to_move) == ((7, 3, 1), 3)
     assert legal_moves(after_two) == [Move(0, 0)]
-    assert _counts(play(after_two, Move(0, 0))) == (4, 3, 5)
-    assert _counts(play(replace(greedy, to_move=3), Move(0, 0))) == (4, 1, 6)
+    assert stone_counts(play(after_two, Move(0, 0))) == (4, 3, 5)
+    assert stone_counts(play(replace(greedy, to_move=3), Move(0, 0))) == (4, 1, 6)
     safe = play(state, Move(5, 0))
-    assert (_counts(safe), safe.to_move) == ((6, 1, 3), 2)
+    assert (stone_counts(safe), safe.to_move) == ((6, 1, 3), 2)
     after_two = play(safe, Move(14, 0))
-    assert (_counts(after_two), after_two.to_move) == ((6, 3, 2), 1)
-    assert _counts(play(after_two, Move(10, 0))) == (9, 3, 0)
-    assert _counts(play(replace(safe, to_move=1), Move(10, 0))) == (9, 1, 1)
+    assert (stone_counts(after_two), after_two.to_move) == ((6, 3, 2), 1)
+    assert stone_counts(play(after_two, Move(10, 0))) == (9, 3, 0)
+    assert stone_counts(play(replace(safe, to_move=1), Move(10, 0))) == (9, 1, 1)
 
 
 @pytest.mark.parametrize("config, depth, expected", [
@@ -96,16 +87,8 @@ def test_the_plain_tree_sees_the_threat_one_ply_later() -> None:
     assert is_decisive(player.last_value) and player.last_value > 0
 
 
-def _searcher(state: GameState, config: EvalConfig) -> Searcher:
-    engine = Engine(state)
-    evaluator = Evaluator(engine, MapAnalysis(state.map), config)
-    searcher = Searcher(engine, evaluator, config)
-    searcher.reset(engine.to_move)
-    return searcher
-
-
 def _strangers(state: GameState, config: EvalConfig = SKIP) -> Tuple[int, ...]:
-    searcher = _searcher(state, config)
+    searcher = searcher_for(state, config)
     found = tuple(p for p in range(1, 9) if searcher.strangers[p])
     assert searcher.any_strangers == bool(found)
     return found
@@ -152,7 +135,7 @@ def test_off_by_default() -> None:
 
 def test_the_search_leaves_the_engine_as_it_found_it() -> None:
     """Passing a stranger over sets and restores the player to move, hash included."""
-    searcher = _searcher(build(ROW, players=3), SKIP)
+    searcher = searcher_for(build(ROW, players=3), SKIP)
     engine = searcher.engine
     before = (engine.hash, engine.to_move, list(engine.board))
     results = list(searcher.iterate(4))

@@ -22,9 +22,10 @@ move order is kept, so the choice is deterministic.
 With `EvalConfig.bomb_destroyers` and three or more players, an opponent is not paranoid but
 bombs where it removes the most stones of the others (`destroyer_target`), one reply per
 opponent.  It is off: over 398 bombing-phase games against `ai_trivial` it changed the points
-of 39 and won as many as it lost (docs/strength.md).  `EvalConfig.bomb_climbers` models an
-opponent instead as bombing to rise in the ranking one bomb ahead (`climber_target`), as
-`ai_trivial` did in most bombs observed since (off; docs/strength.md).
+of 39 and won as many as it lost (docs/strength.md).  `EvalConfig.bomb_climbers` (on by
+default, and first when both are set) models an opponent instead as bombing to rise in the
+ranking one bomb ahead (`climber_target`), as `ai_trivial` did in most bombs observed since
+(docs/strength.md).
 
 With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
 places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
