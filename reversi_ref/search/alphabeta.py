@@ -33,9 +33,9 @@ and at a leaf, only where it gains stones by it: paranoid opponents would otherw
 root's stones on at any cost to themselves, and every line near a tile would look lost.
 
 With `EvalConfig.skip_strangers` (paranoid, three or more players, maps cut into regions by
-holes), an opponent that cannot reach the root's stones (no override stone, no stone in a
-region of the root's) passes in the tree, so the plies go to the players who share a region
-with the root.
+holes), an opponent that cannot reach the root's stones (no stone in a region of the
+root's and no way into one) passes in the tree, so the plies go to the players who share a
+region with the root.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).

@@ -142,8 +142,11 @@ class EvalConfig:
     # opponent with no stone in any region where the root has one cannot touch the root's
     # stones in phase 1 (a capture ends at a stone of the mover's own), unless it holds an
     # override stone for an expansion stone there or a choice or inversion tile is left, so
-    # its turns are passed over in the tree and the plies go to the players that can.  On `communities` (eight players, two per walled room) the player who shares
-    # a room with the root may move seven plies after it, beyond a paranoid tree of 5-6.
+    # its turns are passed over in the tree and the plies go to the players that can.  On
+    # `communities` (eight players, two per walled room) the player who shares a room with
+    # the root may move seven plies after it, beyond a paranoid tree of 5-6; passing the
+    # others over took us 1-2 plies deeper there, but the rooms were still lost in the
+    # opening (first in 1 of 5 seats, docs/strength.md, stop 55).
     skip_strangers: bool = False
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
