@@ -45,11 +45,11 @@ def stone_counts(state: GameState, players: int = 3) -> Tuple[int, ...]:
     return tuple(sum(1 for c in state.board if c == str(p)) for p in range(1, players + 1))
 
 
-def searcher_for(state: GameState, config: EvalConfig) -> Searcher:
-    """A paranoid searcher on `state`, reset for the player to move."""
+def searcher_for(state: GameState, config: EvalConfig, root: Optional[int] = None) -> Searcher:
+    """A paranoid searcher on `state`, reset for `root` (default: the player to move)."""
     engine = Engine(state)
     searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), config), config)
-    searcher.reset(engine.to_move)
+    searcher.reset(engine.to_move if root is None else root)
     return searcher
 
 

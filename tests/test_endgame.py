@@ -10,7 +10,7 @@ import itertools
 import random
 import time
 from dataclasses import replace
-from typing import Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import pytest
 
@@ -22,10 +22,10 @@ from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import PARANOID
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.bombing import BOMB_DEPTH, _BombSearch, choose_bomb, root_candidates
-from reversi_ref.search.config import DEFAULT_CONFIG
+from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import BombSolver, leaf_value, places
 from reversi_ref.search.evaluate import Evaluator, is_decisive
-from reversi_ref.search.timing import NO_DEADLINE, expected_own_moves, plan_budget
+from reversi_ref.search.timing import NO_DEADLINE, Clock, expected_own_moves, plan_budget
 from reversi_ref.state import OVER, GameState
 
 Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
@@ -40,15 +40,20 @@ def outcome(state: GameState, root: int) -> Outcome:
             mine - max(others))
 
 
-def brute_force(state: GameState, root: int, memo: Dict[Tuple[object, ...], Outcome]
-                ) -> Outcome:
-    """Paranoid best outcome for `root` (places, then margin) over every line to the end."""
+def brute_force(state: GameState, root: int, memo: Dict[Tuple[object, ...], Outcome],
+                opponent: Optional[Callable[[GameState], Move]] = None) -> Outcome:
+    """Best outcome for `root` (places, then margin) over every line to the end: paranoid,
+    or with each opponent playing `opponent(state)` when given."""
     if state.phase == OVER:
         return outcome(state, root)
     key = (tuple(state.board), state.to_move, state.phase, tuple(state.bombs))
     if key not in memo:
-        values = [brute_force(play(state, m), root, memo) for m in legal_moves(state)]
-        memo[key] = max(values) if state.to_move == root else min(values)
+        if opponent is not None and state.to_move != root:
+            memo[key] = brute_force(play(state, opponent(state)), root, memo, opponent)
+        else:
+            values = [brute_force(play(state, m), root, memo, opponent)
+                      for m in legal_moves(state)]
+            memo[key] = max(values) if state.to_move == root else min(values)
     return memo[key]
 
 
@@ -214,6 +219,15 @@ def test_first_bombs_get_the_larger_share_of_the_bank() -> None:
     assert even.hard_ms < budget.hard_ms <= 0.5 * (8000 - 150)
 
 
+def _bomb_search(state: GameState, config: EvalConfig, root: int = 1,
+                 deadline: float = NO_DEADLINE, clock: Clock = time.monotonic
+                 ) -> Tuple[Engine, _BombSearch]:
+    """An engine on `state` and the bombing search of `root` on it under `config`."""
+    engine = Engine(state)
+    return engine, _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), root,
+                               deadline, clock)
+
+
 # Three players, strength 1 (a 3x3 blast): (3, 1), (4, 1) and (5, 1) each remove nine stones
 # of players 2 and 3 and none of player 1's; every other target fewer (worked by hand).
 DESTROYER_BOARD = "1 1 2 2 3 3 3\n1 1 2 2 3 3 3\n1 1 2 2 3 3 3"
@@ -226,10 +240,8 @@ def test_destroyer_takes_most_stones_of_the_others_worst_for_the_root(
     stones of the others; of the three such targets, the one that leaves the root fewest:
     (3, 1) takes all six of player 2's, (5, 1) all nine of player 3's."""
     state = bombing(DESTROYER_BOARD, players=3, strength=1)
-    engine = Engine(state)
-    config = replace(DEFAULT_CONFIG, bomb_destroyers=True, bomb_climbers=False)
-    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), root,
-                         NO_DEADLINE, time.monotonic)
+    engine, search = _bomb_search(
+        state, replace(DEFAULT_CONFIG, bomb_destroyers=True, bomb_climbers=False), root)
     assert search.destroyers
     assert engine.decode_move(search.destroyer_target()) == expected
 
@@ -237,12 +249,9 @@ def test_destroyer_takes_most_stones_of_the_others_worst_for_the_root(
 @pytest.mark.parametrize("switch", ["bomb_destroyers", "bomb_climbers"])
 def test_opponent_models_are_off_with_two_players(switch: str) -> None:
     """Two players: paranoid is the exact model of the one opponent, so it stays."""
-    state = bombing("1 1 2 2 0 1", strength=1)
-    engine = Engine(state)
     config = replace(DEFAULT_CONFIG, bomb_destroyers=switch == "bomb_destroyers",
                      bomb_climbers=switch == "bomb_climbers")
-    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 1,
-                         NO_DEADLINE, time.monotonic)
+    _, search = _bomb_search(bombing("1 1 2 2 0 1", strength=1), config)
     assert not search.modelled and not search.destroyers and not search.climbers
 
 
@@ -263,11 +272,8 @@ def test_opponent_models_keep_a_proven_first_place(switch: str) -> None:
 
 
 def _climber_search(state: GameState, destroyers: bool = False) -> Tuple[Engine, _BombSearch]:
-    engine = Engine(state)
-    config = replace(DEFAULT_CONFIG, bomb_climbers=True, bomb_destroyers=destroyers)
-    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 1,
-                         NO_DEADLINE, time.monotonic)
-    return engine, search
+    return _bomb_search(state, replace(DEFAULT_CONFIG, bomb_climbers=True,
+                                       bomb_destroyers=destroyers))
 
 
 def test_climber_rises_in_the_ranking_at_the_first_such_target() -> None:
@@ -323,23 +329,6 @@ def test_climber_agrees_with_the_readable_rules_on_random_positions() -> None:
         assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state)
 
 
-def climber_brute_force(state: GameState, root: int,
-                        memo: Dict[Tuple[object, ...], Outcome]) -> Outcome:
-    """`root`'s best outcome (places, then margin) over every line of its own bombs to the end,
-    every opponent bombing as a climber (`_climber_by_the_rules`)."""
-    if state.phase == OVER:
-        return outcome(state, root)
-    key = (tuple(state.board), state.to_move, tuple(state.bombs))
-    if key not in memo:
-        if state.to_move == root:
-            memo[key] = max(climber_brute_force(play(state, m), root, memo)
-                            for m in legal_moves(state))
-        else:
-            memo[key] = climber_brute_force(play(state, _climber_by_the_rules(state)), root,
-                                            memo)
-    return memo[key]
-
-
 def test_default_search_reaches_the_best_place_against_climbers() -> None:
     """With three players and the default `bomb_climbers`, the whole phase searched (beam
     wider than the board): the target taken reaches the best place that the root's every
@@ -352,11 +341,12 @@ def test_default_search_reaches_the_best_place_against_climbers() -> None:
         state = random_bombing_position(seed)
         if state.players < 3 or state.to_move != 1:
             continue
-        best = climber_brute_force(state, 1, {})[0]
+        climbers = _climber_by_the_rules
+        best = brute_force(state, 1, {}, climbers)[0]
         move = SearchPlayer(PARANOID, config=wide).choose(state, 0, 10)
-        assert climber_brute_force(play(state, move), 1, {})[0] == best, seed
+        assert brute_force(play(state, move), 1, {}, climbers)[0] == best, seed
         move = SearchPlayer(PARANOID, config=paranoid).choose(state, 0, 10)
-        paranoid_missed += climber_brute_force(play(state, move), 1, {})[0] != best
+        paranoid_missed += brute_force(play(state, move), 1, {}, climbers)[0] != best
         checked += 1
     assert checked > 150 and paranoid_missed > 0
 
@@ -365,12 +355,10 @@ def test_default_search_reaches_the_best_place_against_climbers() -> None:
 def test_opponent_model_stops_at_the_deadline(switch: str) -> None:
     """With the clock past the deadline, the modelled opponent's scan of DESTROYER_BOARD
     (21 targets) stops at its first look at the clock and names no target."""
-    state = bombing(DESTROYER_BOARD, players=3, strength=1)
-    engine = Engine(state)
     config = replace(DEFAULT_CONFIG, bomb_destroyers=switch == "bomb_destroyers",
                      bomb_climbers=switch == "bomb_climbers")
-    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(state.map), config), 2,
-                         0.0, lambda: 1.0)
+    engine, search = _bomb_search(bombing(DESTROYER_BOARD, players=3, strength=1), config, 2,
+                                  0.0, lambda: 1.0)
     target = search.climber_target() if search.climbers else search.destroyer_target()
     assert target == -1 and search.stopped
     assert search.nodes < len(engine.legal_moves())
@@ -379,8 +367,5 @@ def test_opponent_model_stops_at_the_deadline(switch: str) -> None:
 def test_climbers_model_the_opponents_by_default() -> None:
     """With three or more players the default config models each opponent as a climber
     (`bomb_climbers`, stop 55), not paranoid."""
-    three = bombing(DESTROYER_BOARD, players=3, strength=1)
-    engine = Engine(three)
-    search = _BombSearch(engine, Evaluator(engine, MapAnalysis(three.map), DEFAULT_CONFIG), 1,
-                         NO_DEADLINE, time.monotonic)
+    _, search = _bomb_search(bombing(DESTROYER_BOARD, players=3, strength=1), DEFAULT_CONFIG)
     assert search.climbers and search.modelled and not search.destroyers

@@ -16,12 +16,10 @@ import pytest
 
 from helpers import MATERIAL_ONLY, build, searcher_for, stone_counts
 from reversi_ref import Move, legal_moves, play
-from reversi_ref.engine import Engine
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.search.alphabeta import PARANOID, Searcher
-from reversi_ref.search.analysis import MapAnalysis
+from reversi_ref.search.alphabeta import PARANOID
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
-from reversi_ref.search.evaluate import Evaluator, is_decisive
+from reversi_ref.search.evaluate import is_decisive
 from reversi_ref.state import GameState
 
 SKIP = replace(MATERIAL_ONLY, skip_strangers=True)
@@ -147,10 +145,8 @@ def test_the_search_leaves_the_engine_as_it_found_it() -> None:
 def test_pondering_on_a_stranger_s_turn_gives_it_back() -> None:
     """Pondering where the stranger itself is to move (no move of ours to take back after):
     the engine still has it to move afterwards, hash included."""
-    state = replace(build(ROW, players=3), to_move=2)
-    engine = Engine(state)
-    searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), SKIP), SKIP)
-    searcher.reset(1)
+    searcher = searcher_for(replace(build(ROW, players=3), to_move=2), SKIP, root=1)
+    engine = searcher.engine
     assert searcher.strangers[2]
     before = (engine.hash, engine.to_move)
     assert [depth for depth, _, _ in searcher.ponder(3)] == [1, 2, 3]
