@@ -20,7 +20,7 @@ from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Seq
 
 import pytest
 
-from reversi_ref import parse_map
+from reversi_ref import legal_moves, parse_map, play
 from reversi_ref.bundled import load_map_argument
 from reversi_ref.engine import Engine
 from reversi_ref.search.alphabeta import Searcher
@@ -28,7 +28,7 @@ from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.evaluate import Evaluator
 from reversi_ref.searchbench import bench_positions
-from reversi_ref.state import GameState, Move
+from reversi_ref.state import OVER, GameState, Move
 
 T = TypeVar("T")
 
@@ -257,3 +257,34 @@ def sigterm_fails_the_test() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+# Bombing-phase brute force with the readable rules (tests/test_endgame.py, test_search.py).
+
+Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
+
+
+def outcome(state: GameState, root: int) -> Outcome:
+    """The finished game's outcome for `root`, counted on the board."""
+    stones = [sum(1 for c in state.board if c == str(p)) for p in range(state.players + 1)]
+    mine = stones[root]
+    others = [stones[p] for p in range(1, state.players + 1) if p != root]
+    return (sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine),
+            mine - max(others))
+
+
+def brute_force(state: GameState, root: int, memo: Dict[Tuple[object, ...], Outcome],
+                opponent: Optional[Callable[[GameState], Move]] = None) -> Outcome:
+    """Best outcome for `root` (places, then margin) over every line to the end: paranoid,
+    or with each opponent playing `opponent(state)` when given."""
+    if state.phase == OVER:
+        return outcome(state, root)
+    key = (tuple(state.board), state.to_move, state.phase, tuple(state.bombs))
+    if key not in memo:
+        if opponent is not None and state.to_move != root:
+            memo[key] = brute_force(play(state, opponent(state)), root, memo, opponent)
+        else:
+            values = [brute_force(play(state, m), root, memo, opponent)
+                      for m in legal_moves(state)]
+            memo[key] = max(values) if state.to_move == root else min(values)
+    return memo[key]

@@ -10,7 +10,7 @@ import random
 from dataclasses import replace
 from typing import Tuple
 
-from helpers import bombing, build
+from helpers import bombing, brute_force, build
 from reversi_ref import Move, legal_moves, play
 from reversi_ref.engine import Engine
 from reversi_ref.players import get
@@ -21,7 +21,6 @@ from reversi_ref.search.alphabeta import BRS, MAX_SWAP_CELLS, PARANOID, Searcher
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.evaluate import Evaluator
-from reversi_ref.state import OVER, GameState
 
 # Player 1 to move has two moves (RULES.md 3):
 # - (0, 0) captures the 2 at (1, 0); then player 2 has no move (its only stones are in the
@@ -148,20 +147,6 @@ def test_bomb_search_sees_the_forced_last_bomb() -> None:
     assert SearchPlayer(PARANOID).choose(state, 0, 3) == Move(2, 0)
 
 
-def exhaustive_outcome(state: GameState, root: int) -> Tuple[int, int]:
-    """Paranoid value of a bombing-phase position for `root` by trying every line to the
-    end with the readable rules: (players beaten - players ahead, lead over the best
-    opponent)."""
-    if state.phase == OVER:
-        stones = [sum(1 for c in state.board if c == str(p)) for p in range(state.players + 1)]
-        mine = stones[root]
-        others = [stones[p] for p in range(1, state.players + 1) if p != root]
-        return (sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine),
-                mine - max(others))
-    values = [exhaustive_outcome(play(state, m), root) for m in legal_moves(state)]
-    return max(values) if state.to_move == root else min(values)
-
-
 def test_bomb_search_matches_exhaustive_search() -> None:
     """RULES.md 5, 7: searching the whole bombing phase (beam wider than the board) with
     paranoid opponents, the target taken is one with the best outcome that trying every line
@@ -178,11 +163,11 @@ def test_bomb_search_matches_exhaustive_search() -> None:
         bombs = [max(1, rng.randint(0, 2))] + [rng.randint(0, 2) for _ in range(players - 1)]
         state = bombing(cells, players=players, strength=rng.randint(0, 1),
                         bombs_per_player=bombs)
-        best = exhaustive_outcome(state, 1)
+        best = brute_force(state, 1, {})
         deep = SearchPlayer(PARANOID, config=wide).choose(state, 0, 10)
-        assert exhaustive_outcome(play(state, deep), 1) == best, (seed, cells, bombs)
+        assert brute_force(play(state, deep), 1, {}) == best, (seed, cells, bombs)
         one = SearchPlayer(PARANOID, config=wide).choose(state, 0, 1)
-        one_deep_missed += exhaustive_outcome(play(state, one), 1) != best
+        one_deep_missed += brute_force(play(state, one), 1, {}) != best
         checked += 1
     assert checked == 60 and one_deep_missed > 0
 
