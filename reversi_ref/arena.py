@@ -66,6 +66,9 @@ ERRORS_IN_A_ROW = 3
 SERVER_LOG_TAIL = 64 * 1024
 # How long a killed process group gets between SIGTERM and SIGKILL.
 KILL_GRACE = 2.0
+# A game whose server did not open its port is started again on a new one this many times in
+# all before it is recorded as an error.
+PORT_ATTEMPTS = 3
 
 
 class GameError(ReversiError):
@@ -75,6 +78,12 @@ class GameError(ReversiError):
 
 class SetupError(ReversiError):
     """A problem that ends the whole series: a map the server refuses, a missing program."""
+
+
+class PortTaken(GameError):
+    """The server did not open the port it was given: between `free_port` and the server's
+    start something else (another arena's relay, say) took it, and the official server then
+    opens the next free port instead.  The game is played again on a new port."""
 
 
 # --------------------------------------------------------------------------- templates
@@ -374,7 +383,7 @@ class Relay:
                     raise SetupError("the server exited (code %s) before seating player %d"
                                      % (server.returncode, self.seat)) from None
                 if time.monotonic() > start_deadline:
-                    raise GameError("the server did not open port %d" % port) from None
+                    raise PortTaken("the server did not open port %d" % port) from None
                 time.sleep(0.02)
         self.server.settimeout(None)
         self.server.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -560,6 +569,7 @@ class Played(NamedTuple):
     error: str
     relays: List[Relay]
     exit_codes: List[Optional[int]]
+    port_taken: bool = False
 
 
 def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str, Any]:
@@ -575,8 +585,11 @@ def play_game(game: Game, settings: Settings, processes: Processes) -> Dict[str,
             map_path = os.path.join(workdir, game.map.name + ".map")
             with open(map_path, "wb") as handle:
                 handle.write(game.map.data)
-        played = run_processes(game, settings, processes, workdir, log_dir,
-                               {"map": map_path, "result": result_path})
+        for _ in range(PORT_ATTEMPTS):
+            played = run_processes(game, settings, processes, workdir, log_dir,
+                                   {"map": map_path, "result": result_path})
+            if not played.port_taken:
+                break
         rows: List[Dict[str, Any]] = []
         outcome, error = played.outcome, played.error
         if outcome == "ok":
@@ -622,6 +635,7 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
     logs: List[IO[bytes]] = []
     outcome, error = "ok", ""
     codes: List[Optional[int]] = []
+    port_taken = False
 
     def log_file(path: str) -> IO[bytes]:
         handle = open(path, "wb")
@@ -662,6 +676,7 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
             codes.append(client.poll())
     except GameError as problem:
         outcome, error = "error", str(problem)
+        port_taken = isinstance(problem, PortTaken)
     except SetupError as problem:
         for handle in logs:
             handle.flush()
@@ -676,7 +691,7 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
         for handle in logs:
             handle.close()
         copy_tail(server_output, os.path.join(log_dir, "server.log"), SERVER_LOG_TAIL)
-    played = Played(outcome, error, relays, codes)
+    played = Played(outcome, error, relays, codes, port_taken)
     if relays:
         with open(os.path.join(log_dir, "moves.txt"), "w", encoding="utf-8") as moves:
             moves.write("".join(line + "\n" for line in game_events(played)))

@@ -231,6 +231,30 @@ def test_a_game_past_the_timeout_is_stopped_with_all_its_processes(tmp_path: Pat
             os.kill(pid, 0)
 
 
+def test_a_game_whose_server_took_another_port_is_played_again_on_a_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first server opens the port after the one it was given, as the official server
+    does when its port was taken in the meantime; the game is started again on a new port
+    and recorded as played, not as an error."""
+    monkeypatch.setattr("reversi_ref.arena.SERVER_START", 2.0)
+    marker = tmp_path / "first-server"
+    code = ("import os, socket, sys, time; port, game_map, result, marker = sys.argv[1:]; "
+            "serve = [sys.executable, '-m', 'reversi_ref', 'serve', '-m', game_map, '-p', port, "
+            "'-r', result, '-q', '-d', '1', '--start-pause', '0.1']; "
+            "os.path.exists(marker) and os.execv(sys.executable, serve); "
+            "open(marker, 'w').close(); s = socket.socket(); "
+            "s.bind(('127.0.0.1', int(port) + 1)); s.listen(8); time.sleep(60)")
+    server = "%s -c \"%s\" {port} {map} {result} %s" % (PY, code, marker)
+    out = tmp_path / "games.jsonl"
+    assert main(["arena", "--server", server, "--player", OURS, "--player", THEIRS,
+                 "--ours", "us", "--against", "rnd", "--maps", "tiny3x3",
+                 "--only", "*/tiny3x3/1", "--out", str(out)]) == 0
+    assert marker.exists()
+    games = records(out)
+    assert len(games) == 1
+    check_game(games[0], 2)
+
+
 def test_a_server_that_refuses_the_map_ends_the_series_with_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     refuse = ("%s -c \"print('cannot load the map'); raise SystemExit(3)\" {map} {port} {result}"
