@@ -10,11 +10,11 @@ import itertools
 import random
 import time
 from dataclasses import replace
-from typing import Callable, Dict, Optional, Tuple
+from typing import Tuple
 
 import pytest
 
-from helpers import bombing, build, finishes
+from helpers import bombing, brute_force, build, finishes
 from reversi_ref import Move, legal_moves, play, scores
 from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players.greedy import GreedyPlayer
@@ -26,36 +26,7 @@ from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
 from reversi_ref.search.endgame import BombSolver, leaf_value, places
 from reversi_ref.search.evaluate import Evaluator, is_decisive
 from reversi_ref.search.timing import NO_DEADLINE, Clock, expected_own_moves, plan_budget
-from reversi_ref.state import OVER, GameState
-
-Outcome = Tuple[int, int]  # (players beaten - players ahead, lead over the best other)
-
-
-def outcome(state: GameState, root: int) -> Outcome:
-    """The finished game's outcome for `root`, counted on the board."""
-    stones = [sum(1 for c in state.board if c == str(p)) for p in range(state.players + 1)]
-    mine = stones[root]
-    others = [stones[p] for p in range(1, state.players + 1) if p != root]
-    return (sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine),
-            mine - max(others))
-
-
-def brute_force(state: GameState, root: int, memo: Dict[Tuple[object, ...], Outcome],
-                opponent: Optional[Callable[[GameState], Move]] = None) -> Outcome:
-    """Best outcome for `root` (places, then margin) over every line to the end: paranoid,
-    or with each opponent playing `opponent(state)` when given."""
-    if state.phase == OVER:
-        return outcome(state, root)
-    key = (tuple(state.board), state.to_move, state.phase, tuple(state.bombs))
-    if key not in memo:
-        if opponent is not None and state.to_move != root:
-            memo[key] = brute_force(play(state, opponent(state)), root, memo, opponent)
-        else:
-            values = [brute_force(play(state, m), root, memo, opponent)
-                      for m in legal_moves(state)]
-            memo[key] = max(values) if state.to_move == root else min(values)
-    return memo[key]
-
+from reversi_ref.state import GameState
 
 def random_bombing_position(seed: int) -> GameState:
     """A small bombing-phase position: 2 or 3 players, holes, strength 0 to 2, few bombs."""
@@ -349,6 +320,35 @@ def test_default_search_reaches_the_best_place_against_climbers() -> None:
         paranoid_missed += brute_force(play(state, move), 1, {}, climbers)[0] != best
         checked += 1
     assert checked > 150 and paranoid_missed > 0
+
+
+def test_widening_reaches_the_best_outcome_against_climbers() -> None:
+    """`bomb_widen` with a beam of one: on random three-player positions where the root drops
+    its last bomb, so that every bomb after it is a climber's and each target's value is
+    exact, the target taken reaches the best outcome (places, then margin) of the readable
+    rules' brute force over climbing opponents; without widening, the beam and each
+    player's most-destroying target fall short on some positions."""
+    narrow = replace(DEFAULT_CONFIG, bomb_candidates=1, exact_endgame=False)
+    widen = replace(narrow, bomb_widen=True)
+    climbers = _climber_by_the_rules
+    checked = narrow_missed = 0
+    for seed in range(1000):
+        state = random_bombing_position(seed)
+        if state.players < 3 or state.to_move != 1 or state.bombs[0] != 1:
+            continue
+        best = brute_force(state, 1, {}, climbers)
+        found = []
+        for config in (widen, narrow):
+            engine = Engine(state)
+            evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+            # A clock that stands still: the soft deadline is never reached.
+            choice = choose_bomb(engine, evaluator, 1, 1e9, lambda: 0.0, BOMB_DEPTH, 1e9)
+            move = engine.decode_move(choice.move)
+            found.append(brute_force(play(state, move), 1, {}, climbers))
+        assert found[0] == best, seed
+        narrow_missed += found[1] != best
+        checked += 1
+    assert checked > 50 and narrow_missed > 0, (checked, narrow_missed)
 
 
 @pytest.mark.parametrize("switch", ["bomb_destroyers", "bomb_climbers"])

@@ -14,7 +14,9 @@ has hundreds of targets and most of them blast the same few stones.  At the root
 also gets, for every other player, the target that takes the most of its stones
 (`root_candidates`): the one-bomb value looks only one place up and down the ranking.
 Iterative deepening stops at the soft deadline, or when the depth covers every bomb left; a
-deeper result replaces a shallower one only when its iteration finished.
+deeper result replaces a shallower one only when its iteration finished.  With
+`EvalConfig.bomb_widen`, an iteration that covered every bomb left before the soft deadline
+is followed by the root's other targets, in the order of the one-bomb value, until then.
 
 Targets whose blast removes nothing that counts all get the same value; the first of them in
 move order is kept, so the choice is deterministic.
@@ -317,18 +319,35 @@ def choose_bomb(engine: Engine, evaluator: Evaluator, root: int, deadline: float
     for d in range(2, limit + 1):
         if clock() >= soft:
             break
-        iteration_best = -INFINITY
-        iteration_move = best_move
-        for m in roots:
-            engine.make(m)
-            v = search.value(d - 1, iteration_best, INFINITY)
-            engine.unmake()
-            if search.stopped:
-                break
-            if v > iteration_best:
-                iteration_best = v
-                iteration_move = m
+        iteration_move, iteration_best = _best_of(search, roots, d, best_move, -INFINITY)
         if search.stopped:
             break
         best_value, best_move, reached = iteration_best, iteration_move, d
-    return BombChoice(best_move, best_value, search.nodes, not search.stopped, reached)
+    complete = not search.stopped
+    if (evaluator.config.bomb_widen and complete and reached >= 2 and reached == limit
+            and soft != NO_DEADLINE):
+        # Every bomb left is searched and time is left: more of the root's targets, the best
+        # by the one-bomb value first.
+        tried = set(roots)
+        best_move, best_value = _best_of(search, [m for m in ranked if m not in tried],
+                                         reached, best_move, best_value, soft)
+    return BombChoice(best_move, best_value, search.nodes, complete, reached)
+
+
+def _best_of(search: _BombSearch, targets: List[int], depth: int, best_move: int,
+             best_value: int, soft: float = NO_DEADLINE) -> Tuple[int, int]:
+    """The best of `best_move` (worth `best_value`) and `targets`, each searched `depth` bombs
+    deep, in order until `soft`; a target cut off by the deadline (`search.stopped`) does
+    not count."""
+    engine = search.engine
+    for m in targets:
+        if soft != NO_DEADLINE and search.clock() >= soft:
+            break
+        engine.make(m)
+        v = search.value(depth - 1, best_value, INFINITY)
+        engine.unmake()
+        if search.stopped:
+            break
+        if v > best_value:
+            best_value, best_move = v, m
+    return best_move, best_value

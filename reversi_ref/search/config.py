@@ -117,6 +117,10 @@ class EvalConfig:
     # by default since stop 55: on the bombing positions of `communities` games it took
     # first place in 18 seats of 88 where paranoid took 11 (points better in 11, worse in 2).
     bomb_climbers: bool = True
+    # Bombing phase, timed: when an iteration has reached every bomb left before the soft
+    # deadline, the time left goes to the root's other targets (best by the one-bomb value
+    # first), each searched to the end, instead of being saved.
+    bomb_widen: bool = False
     # Paranoid search with three or more players, on maps where swap quiescence is on: an
     # opponent takes a choice or inversion tile only where it gains stones by it, and while
     # one could, the root may spend an override stone it keeps (`keep_overrides`).  An
