@@ -328,7 +328,8 @@ def test_widening_reaches_the_best_outcome_against_climbers() -> None:
     exact, the target taken reaches the best outcome (places, then margin) of the readable
     rules' brute force over climbing opponents; without widening, the beam and each
     player's most-destroying target fall short on some positions."""
-    narrow = replace(DEFAULT_CONFIG, bomb_candidates=1, exact_endgame=False)
+    assert DEFAULT_CONFIG.bomb_widen  # on by default since stop 56
+    narrow = replace(DEFAULT_CONFIG, bomb_candidates=1, exact_endgame=False, bomb_widen=False)
     widen = replace(narrow, bomb_widen=True)
     climbers = _climber_by_the_rules
     checked = narrow_missed = 0
