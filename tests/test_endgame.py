@@ -28,6 +28,7 @@ from reversi_ref.search.evaluate import Evaluator, is_decisive
 from reversi_ref.search.timing import NO_DEADLINE, Clock, expected_own_moves, plan_budget
 from reversi_ref.state import GameState
 
+
 def random_bombing_position(seed: int) -> GameState:
     """A small bombing-phase position: 2 or 3 players, holes, strength 0 to 2, few bombs."""
     rng = random.Random(seed)
@@ -340,10 +341,9 @@ def test_widening_reaches_the_best_outcome_against_climbers() -> None:
         best = brute_force(state, 1, {}, climbers)
         found = []
         for config in (widen, narrow):
-            engine = Engine(state)
-            evaluator = Evaluator(engine, MapAnalysis(state.map), config)
+            engine, search = _bomb_search(state, config)
             # A clock that stands still: the soft deadline is never reached.
-            choice = choose_bomb(engine, evaluator, 1, 1e9, lambda: 0.0, BOMB_DEPTH, 1e9)
+            choice = choose_bomb(engine, search.evaluator, 1, 1e9, lambda: 0.0, BOMB_DEPTH, 1e9)
             move = engine.decode_move(choice.move)
             found.append(brute_force(play(state, move), 1, {}, climbers))
         assert found[0] == best, seed

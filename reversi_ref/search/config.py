@@ -120,7 +120,7 @@ class EvalConfig:
     # Bombing phase, timed: when an iteration has reached every bomb left before the soft
     # deadline, the time left goes to the root's other targets (best by the one-bomb value
     # first), each searched to the end, instead of being saved.  On by default since stop 56:
-    # on three new bombing benches (828 paired games) the points were better in 27 games and
+    # on three new bombing benches (826 paired games) the points were better in 27 games and
     # worse in 11 (sign test p = 0.014), first place 12 against 3 (docs/strength.md).
     bomb_widen: bool = True
     # Paranoid search with three or more players, on maps where swap quiescence is on: an
