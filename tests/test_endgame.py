@@ -268,16 +268,41 @@ def test_climber_counts_a_tie_against_itself() -> None:
     assert engine.decode_move(search.climber_target()) == Move(3, 0)
 
 
-def _climber_by_the_rules(state: GameState) -> Move:
+# Seven players, strength 0, player 7 to move (worked by hand).  CLIMB_LOW: player 7 has 2
+# stones, player 1 too and players 2-6 three each, so all six count as level or above; only
+# a stone of player 1 bombed, first (15, 0), lifts it to five above, and below fifth place
+# that is still a place that does not count with `climber_places` 5, so (0, 0) is taken.
+# CLIMB_HIGH: player 7 has 3 stones, so players 2-6 count above and player 1 does not; a
+# stone of player 2, first (2, 0), leaves four above, fifth place, with or without it.
+CLIMB_LOW = "2 2 2 3 3 3 4 4 4 5 5 5 6 6 6 1 1 7 7"
+CLIMB_HIGH = "1 1 2 2 2 3 3 3 4 4 4 5 5 5 6 6 6 7 7 7"
+
+
+@pytest.mark.parametrize("board, places, expected", [
+    (CLIMB_LOW, 0, Move(15, 0)), (CLIMB_LOW, 5, Move(0, 0)),
+    (CLIMB_HIGH, 0, Move(2, 0)), (CLIMB_HIGH, 5, Move(2, 0))])
+def test_climber_places_past_the_counted_ones_are_alike(
+        board: str, places: int, expected: Move) -> None:
+    """`climber_places`: a bomber that cannot reach one of the counted places takes the
+    first target in move order; one that can still climbs."""
+    state = bombing(board, players=7, to_move=7)
+    engine, search = _bomb_search(state, replace(DEFAULT_CONFIG, climber_places=places))
+    assert search.climbers
+    assert engine.decode_move(search.climber_target()) == expected
+
+
+def _climber_by_the_rules(state: GameState, places: int = 0) -> Move:
     """The climber's target with the readable rules: every legal target played, the number
-    of other players in the game with at least the bomber's stones, the least, the first in
-    row-major order."""
+    of other players in the game with at least the bomber's stones (at most `places` when
+    that is set), the least, the first in row-major order."""
     bomber = state.to_move
     assert bomber is not None
     best = None
     for move in sorted(legal_moves(state), key=lambda m: (m.y, m.x)):
         after = scores(play(state, move))
         place = sum(1 for p, n in after.items() if p != bomber and n >= after[bomber])
+        if places:
+            place = min(place, places)
         if best is None or place < best[0]:
             best = (place, move)
     assert best is not None
@@ -299,6 +324,27 @@ def test_climber_agrees_with_the_readable_rules_on_random_positions() -> None:
             continue
         engine, search = _climber_search(state)
         assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state)
+
+
+def test_climber_with_counted_places_agrees_with_the_readable_rules() -> None:
+    """As above with `climber_places` 5 on 60 random positions of six to eight players, where
+    some bombers can only end below fifth place."""
+    rng = random.Random(57)
+    config = replace(DEFAULT_CONFIG, climber_places=5)
+    checked = 0
+    for _ in range(60):
+        players = rng.randint(6, 8)
+        width, height = rng.randint(4, 8), rng.randint(2, 4)
+        alphabet = "0" + "".join(str(p) for p in range(1, players + 1)) * 2 + "-"
+        rows = [" ".join(rng.choice(alphabet) for _ in range(width)) for _ in range(height)]
+        state = bombing("\n".join(rows), players=players, strength=rng.randint(0, 1),
+                        to_move=rng.randint(1, players))
+        if not legal_moves(state):
+            continue
+        engine, search = _bomb_search(state, config)
+        assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state, 5)
+        checked += 1
+    assert checked >= 50
 
 
 def test_default_search_reaches_the_best_place_against_climbers() -> None:

@@ -27,7 +27,8 @@ opponent.  It is off: over 398 bombing-phase games against `ai_trivial` it chang
 of 39 and won as many as it lost (docs/strength.md).  `EvalConfig.bomb_climbers` (on by
 default, and first when both are set) models an opponent instead as bombing to rise in the
 ranking one bomb ahead (`climber_target`), as `ai_trivial` did in most bombs observed since
-(docs/strength.md).
+(docs/strength.md); with `EvalConfig.climber_places` it plays only for the first places, and
+below them takes the first target in move order.
 
 With `EvalConfig.exact_endgame` (the default) the whole phase is first solved exactly on
 places, then margin (`reversi_ref.search.endgame`), with EXACT_SHARE of the time to the soft
@@ -87,6 +88,7 @@ class _BombSearch:
         self.destroyers = evaluator.config.bomb_destroyers and several and not self.climbers
         # Opponents get one modelled reply each instead of a paranoid beam.
         self.modelled = self.climbers or self.destroyers
+        self.climber_places = evaluator.config.climber_places
         self.nodes = 0
         self.stopped = False
 
@@ -156,12 +158,15 @@ class _BombSearch:
 
     def climber_target(self) -> int:
         """The target of the bomber to move after which the fewest other players still in
-        the game have at least as many stones as it, the first such in move order (-1
-        without a target, or when the deadline stops it)."""
+        the game have at least as many stones as it, places past `climber_places` counting
+        alike, the first such in move order (-1 without a target, or when the deadline stops
+        it)."""
         engine = self.engine
         counts = engine.counts
         bomber = engine.to_move
         rivals = [p for p in engine.players_in_game() if p != bomber]
+        # Places past the ones it plays for are all alike to the bomber (`climber_places`).
+        floor = self.climber_places if 0 < self.climber_places <= len(rivals) else len(rivals)
         best_place = len(rivals) + 1
         best = -1
         for m in self._targets():
@@ -173,6 +178,8 @@ class _BombSearch:
                     place += 1
             engine.unmake()
             self.nodes += 1
+            if place > floor:
+                place = floor
             if place < best_place:
                 best_place, best = place, m
                 if place == 0:

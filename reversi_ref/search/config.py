@@ -117,6 +117,13 @@ class EvalConfig:
     # by default since stop 55: on the bombing positions of `communities` games it took
     # first place in 18 seats of 88 where paranoid took 11 (points better in 11, worse in 2).
     bomb_climbers: bool = True
+    # With `bomb_climbers`: a modelled bomber counts only the first `climber_places` places;
+    # when no target brings it that high, every target is alike to it and it takes the first
+    # in move order (0 = every place counts).  `ai_trivial` bombed so with 5 in 1,603 of
+    # 1,641 bombs on bombing positions, where counting every place named 1,550: the gain is
+    # all with six to eight players, where a bomber below fifth place takes the corner
+    # target (docs/strength.md, stop 57).
+    climber_places: int = 0
     # Bombing phase, timed: when an iteration has reached every bomb left before the soft
     # deadline, the time left goes to the root's other targets (best by the one-bomb value
     # first), each searched to the end, instead of being saved.  On by default since stop 56:
