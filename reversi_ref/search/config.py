@@ -120,9 +120,9 @@ class EvalConfig:
     # With `bomb_climbers`: a modelled bomber counts only the first `climber_places` places;
     # when no target brings it that high, every target is alike to it and it takes the first
     # in move order (0 = every place counts).  `ai_trivial` bombed so with 5 in 1,603 of
-    # 1,641 bombs on bombing positions, where counting every place named 1,550: the gain is
-    # all with six to eight players, where a bomber below fifth place takes the corner
-    # target (docs/strength.md, stop 57).
+    # 1,641 bombs on bombing positions, where counting every place named 1,550: it changes
+    # only games of seven or eight players, where a bomber below fifth place takes the first
+    # target.  No gain shown against `ai_trivial` (docs/strength.md, stop 57): stays off.
     climber_places: int = 0
     # Bombing phase, timed: when an iteration has reached every bomb left before the soft
     # deadline, the time left goes to the root's other targets (best by the one-bomb value
