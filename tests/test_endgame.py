@@ -269,11 +269,11 @@ def test_climber_counts_a_tie_against_itself() -> None:
 
 
 # Seven players, strength 0, player 7 to move (worked by hand).  CLIMB_LOW: player 7 has 2
-# stones, player 1 too and players 2-6 three each, so all six count as level or above; only
-# a stone of player 1 bombed, first (15, 0), lifts it to five above, and below fifth place
-# that is still a place that does not count with `climber_places` 5, so (0, 0) is taken.
-# CLIMB_HIGH: player 7 has 3 stones, so players 2-6 count above and player 1 does not; a
-# stone of player 2, first (2, 0), leaves four above, fifth place, with or without it.
+# stones, player 1 too and players 2-6 three each, so all six count as level or above.  Only
+# a stone of player 1 bombed, first (15, 0), leaves five: sixth place, which does not count
+# with `climber_places` 5, so every target is alike and the first, (0, 0), is taken.
+# CLIMB_HIGH: player 7 has 3 stones, so players 2-6 count as level or above and player 1
+# does not; a stone of player 2, first (2, 0), leaves four: fifth place, taken either way.
 CLIMB_LOW = "2 2 2 3 3 3 4 4 4 5 5 5 6 6 6 1 1 7 7"
 CLIMB_HIGH = "1 1 2 2 2 3 3 3 4 4 4 5 5 5 6 6 6 7 7 7"
 

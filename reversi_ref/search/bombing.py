@@ -166,7 +166,7 @@ class _BombSearch:
         bomber = engine.to_move
         rivals = [p for p in engine.players_in_game() if p != bomber]
         # Places past the ones it plays for are all alike to the bomber (`climber_places`).
-        floor = self.climber_places if 0 < self.climber_places <= len(rivals) else len(rivals)
+        worst = self.climber_places if 0 < self.climber_places <= len(rivals) else len(rivals)
         best_place = len(rivals) + 1
         best = -1
         for m in self._targets():
@@ -178,8 +178,8 @@ class _BombSearch:
                     place += 1
             engine.unmake()
             self.nodes += 1
-            if place > floor:
-                place = floor
+            if place > worst:
+                place = worst
             if place < best_place:
                 best_place, best = place, m
                 if place == 0:
