@@ -309,40 +309,29 @@ def _climber_by_the_rules(state: GameState, places: int = 0) -> Move:
     return best[1]
 
 
-def test_climber_agrees_with_the_readable_rules_on_random_positions() -> None:
-    """The fast climber against _climber_by_the_rules on 60 random bombing positions of
-    three or four players, strength 0 to 2, holes included."""
-    rng = random.Random(54)
-    for _ in range(60):
-        players = rng.choice([3, 4])
-        width, height = rng.randint(3, 6), rng.randint(2, 4)
-        alphabet = "0" + "".join(str(p) for p in range(1, players + 1)) * 3 + "-"
-        rows = [" ".join(rng.choice(alphabet) for _ in range(width)) for _ in range(height)]
-        state = bombing("\n".join(rows), players=players, strength=rng.randint(0, 2),
-                        to_move=rng.randint(1, players))
-        if not legal_moves(state):
-            continue
-        engine, search = _climber_search(state)
-        assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state)
-
-
-def test_climber_with_counted_places_agrees_with_the_readable_rules() -> None:
-    """As above with `climber_places` 5 on 60 random positions of six to eight players, where
-    some bombers can only end below fifth place."""
-    rng = random.Random(57)
-    config = replace(DEFAULT_CONFIG, climber_places=5)
+@pytest.mark.parametrize("seed, players, widths, copies, strengths, places", [
+    (54, (3, 4), (3, 6), 3, 2, 0), (57, (6, 7, 8), (4, 8), 2, 1, 5)])
+def test_climber_agrees_with_the_readable_rules_on_random_positions(
+        seed: int, players: Tuple[int, ...], widths: Tuple[int, int], copies: int,
+        strengths: int, places: int) -> None:
+    """The fast climber against _climber_by_the_rules on 60 random bombing positions, holes
+    included: three or four players and every place counted, and six to eight players with
+    `climber_places` 5, where some bombers can only end below fifth place."""
+    rng = random.Random(seed)
+    config = replace(DEFAULT_CONFIG, bomb_climbers=True, climber_places=places)
     checked = 0
     for _ in range(60):
-        players = rng.randint(6, 8)
-        width, height = rng.randint(4, 8), rng.randint(2, 4)
-        alphabet = "0" + "".join(str(p) for p in range(1, players + 1)) * 2 + "-"
+        n = rng.choice(players)
+        width, height = rng.randint(*widths), rng.randint(2, 4)
+        alphabet = "0" + "".join(str(p) for p in range(1, n + 1)) * copies + "-"
         rows = [" ".join(rng.choice(alphabet) for _ in range(width)) for _ in range(height)]
-        state = bombing("\n".join(rows), players=players, strength=rng.randint(0, 1),
-                        to_move=rng.randint(1, players))
+        state = bombing("\n".join(rows), players=n, strength=rng.randint(0, strengths),
+                        to_move=rng.randint(1, n))
         if not legal_moves(state):
             continue
         engine, search = _bomb_search(state, config)
-        assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state, 5)
+        assert engine.decode_move(search.climber_target()) == _climber_by_the_rules(state,
+                                                                                    places)
         checked += 1
     assert checked >= 50
 
