@@ -5,7 +5,9 @@ opponents, so the same game keys), are compared on the games both files finished
 places (alone or shared) and points of ours, per player count, and the games whose result
 differs, with a two-sided sign test on those.  The sign test asks only whether the
 differing games lean one way more than chance would; it says nothing about the games that
-came out the same, which is why both counts are printed.
+came out the same, which is why both counts are printed.  Games in which an opponent timed
+out or was disqualified are counted and flagged: on a loaded machine such a failure can hand
+ours points that no change of ours earned.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class Outcome(NamedTuple):
     first: bool      # first place, alone or shared
     points: float    # the arena's points: 1 for first alone, a share when tied
     failed: bool     # ours timed out or was disqualified
+    others_failed: int = 0  # opponents that timed out or were disqualified: their points
+                            # may have come to ours without a better move of ours
 
 
 class Comparison(NamedTuple):
@@ -75,9 +79,14 @@ def outcome(record: Record) -> Optional[Outcome]:
     mine = [s for s in seats if s.get("seat") == record.get("ours_seat")]
     if not mine:
         return None
-    seat = mine[0]
-    failed = bool(seat.get("disqualified")) or seat.get("status") not in (None, "ok")
-    return Outcome(seat.get("place") == 1, float(record.get("points", 0.0)), failed)
+    others = sum(seat_failed(s) for s in seats if s is not mine[0])
+    return Outcome(mine[0].get("place") == 1, float(record.get("points", 0.0)),
+                   seat_failed(mine[0]), others)
+
+
+def seat_failed(seat: Record) -> bool:
+    """Whether the player in `seat` timed out or was disqualified."""
+    return bool(seat.get("disqualified")) or seat.get("status") not in (None, "ok")
 
 
 def compare(before: Dict[str, Record], after: Dict[str, Record]) -> Comparison:
@@ -158,6 +167,10 @@ def table(comparison: Comparison, names: Tuple[str, str]) -> List[str]:
     failed_b = sum(b.failed for _, _, _, b in comparison.pairs)
     lines.append("ours timed out or disqualified: %s %d, %s %d" % (a_name, failed_a, b_name,
                                                                      failed_b))
+    others_a = sum(a.others_failed > 0 for _, _, a, _ in comparison.pairs)
+    others_b = sum(b.others_failed > 0 for _, _, _, b in comparison.pairs)
+    lines.append("games with an opponent timed out or disqualified: %s %d, %s %d"
+                 % (a_name, others_a, b_name, others_b))
     for label, keys in (("only in " + a_name, comparison.only_before),
                         ("only in " + b_name, comparison.only_after),
                         ("not finished in one of them", comparison.unfinished)):
@@ -168,9 +181,16 @@ def table(comparison: Comparison, names: Tuple[str, str]) -> List[str]:
         for key, _, a, b in comparison.pairs:
             moved = change(a, b)
             if moved:
-                lines.append("  %s %s %.2f -> %.2f" % ("+" if moved > 0 else "-", key,
-                                                      a.points, b.points))
+                lines.append("  %s %s %.2f -> %.2f%s" % ("+" if moved > 0 else "-", key,
+                                                        a.points, b.points, flag(a, b, names)))
     return lines
+
+
+def flag(a: Outcome, b: Outcome, names: Tuple[str, str]) -> str:
+    """A note on a differing game in which an opponent timed out or was disqualified (the
+    points may be the opponent's failure, not a better move of ours); empty otherwise."""
+    runs = [name for name, o in zip(names, (a, b)) if o.others_failed]
+    return "  (opponent failed in %s)" % " and ".join(runs) if runs else ""
 
 
 def run(args: argparse.Namespace) -> int:

@@ -61,10 +61,43 @@ def test_sign_test_by_hand() -> None:
 
 
 def test_outcome_reads_our_seat() -> None:
-    assert outcome(record("k", 3, 1, 0.5)) == (True, 0.5, False)
-    assert outcome(record("k", 3, 2, 0.0, status="timeout")) == (False, 0.0, True)
-    assert outcome(record("k", 3, 2, 0.0, disqualified=True)) == (False, 0.0, True)
+    assert outcome(record("k", 3, 1, 0.5)) == (True, 0.5, False, 0)
+    assert outcome(record("k", 3, 2, 0.0, status="timeout")) == (False, 0.0, True, 0)
+    assert outcome(record("k", 3, 2, 0.0, disqualified=True)) == (False, 0.0, True, 0)
     assert outcome(record("k", 3, 1, 1.0, outcome_="error")) is None
+
+
+def opponent_failed(game: Dict[str, Any], seat: int, how: str) -> Dict[str, Any]:
+    """`game` with the opponent in `seat` timed out ("timeout") or disqualified."""
+    for s in game["seats"]:
+        if s["seat"] == seat:
+            if how == "timeout":
+                s["status"] = "timeout"
+            else:
+                s["disqualified"] = True
+    return game
+
+
+def test_outcome_counts_failed_opponents() -> None:
+    game = opponent_failed(opponent_failed(record("k", 8, 1, 1.0), 3, "timeout"), 7, "dq")
+    assert outcome(game) == (True, 1.0, False, 2)
+    # ours failing is not an opponent failing
+    ours = outcome(record("k", 4, 2, 0.0, disqualified=True))
+    assert ours is not None and ours.failed and ours.others_failed == 0
+
+
+def test_table_flags_games_an_opponent_lost_by_failing(tmp_path: Path) -> None:
+    before = [record("1/t/a/1", 8, 2, 0.0), record("1/t/b/1", 3, 2, 0.0),
+              record("1/t/c/1", 4, 1, 1.0)]
+    after = [opponent_failed(record("1/t/a/1", 8, 1, 1.0), 4, "dq"), record("1/t/b/1", 3, 1, 1.0),
+             opponent_failed(record("1/t/c/1", 4, 1, 1.0), 2, "timeout")]
+    c = compare(read_records(write(tmp_path / "a.jsonl", before)),
+                read_records(write(tmp_path / "b.jsonl", after)))
+    text = "\n".join(table(c, ("old", "new")))
+    assert "games with an opponent timed out or disqualified: old 0, new 2" in text
+    assert "  + 1/t/a/1 0.00 -> 1.00  (opponent failed in new)\n" in text + "\n"
+    assert "  + 1/t/b/1 0.00 -> 1.00\n" in text + "\n"
+    assert "1/t/c/1" not in text  # same points in both: not listed
 
 
 def test_pairs_by_key(tmp_path: Path) -> None:
