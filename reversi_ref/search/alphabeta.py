@@ -35,7 +35,10 @@ root's stones on at any cost to themselves, and every line near a tile would loo
 With `EvalConfig.skip_strangers` (paranoid, three or more players, maps cut into regions by
 holes), an opponent that cannot reach the root's stones (no stone in a region of the
 root's and no way into one) passes in the tree, so the plies go to the players who share a
-region with the root.
+region with the root.  With `EvalConfig.stranger_gap`, the same holds for an opponent whose
+stones all lie that many free cells or more from the root's block of stones: on maps where
+the players start in separate clusters (four and four on `comp2020_01_8p`), a paranoid tree
+of a few plies otherwise holds the moves of the far cluster, not the root's neighbours.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
@@ -44,7 +47,8 @@ the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing
 from __future__ import annotations
 
 import time
-from typing import Iterator, List, Optional, Tuple
+from collections import deque
+from typing import Deque, Iterator, List, Optional, Tuple
 
 from ..engine import BOMB, BUILD
 from ..engine.core import Engine
@@ -152,6 +156,9 @@ class Searcher:
                 for r, group in enumerate(regions):
                     for c in group:
                         self.region_of[c] = r
+        # `stranger_gap`: how many free cells away an opponent passes over (0 = never).
+        self.stranger_gap = (config.stranger_gap
+                             if config.stranger_gap > 0 and engine.players >= 3 else 0)
         self.strangers: List[bool] = [False] * 9
         self.any_strangers = False
 
@@ -190,24 +197,36 @@ class Searcher:
             history[i] >>= 1
 
     def find_strangers(self) -> None:
-        """Mark the opponents that cannot touch the root's stones in phase 1
-        (`EvalConfig.skip_strangers`): still in the game, no stone in a region where the root
-        has one, and no way in (an override stone for an expansion stone there), while no
-        choice or inversion tile is left.  A capture, with an override stone or without, ends
-        at a stone of the mover's own in the same region (RULES.md 3)."""
+        """Mark the opponents whose turns the tree passes over in this search: still in the
+        game, while no choice or inversion tile is left, and out of the root's reach by
+        region (`EvalConfig.skip_strangers`) or by distance (`EvalConfig.stranger_gap`)."""
         strangers = self.strangers
         for p in range(len(strangers)):
             strangers[p] = False
         self.any_strangers = False
+        e = self.engine
+        if (not self.region_of and self.stranger_gap <= 0) or e.counts[CHOICE] \
+                or e.counts[INVERSION]:
+            return
+        out_of_region = self.out_of_region() if self.region_of else None
+        far = self.far_away() if self.stranger_gap > 0 else None
+        for p in range(1, e.players + 1):
+            if p == self.root or e.disqualified[p]:
+                continue
+            if (out_of_region is not None and out_of_region[p]) or (far is not None and far[p]):
+                strangers[p] = True
+                self.any_strangers = True
+
+    def out_of_region(self) -> List[bool]:
+        """Per player, whether it has no stone in a region where the root has one and no way
+        in (an override stone for an expansion stone there).  A capture, with an override
+        stone or without, ends at a stone of the mover's own in the same region (RULES.md 3)."""
         region_of = self.region_of
         e = self.engine
-        if not region_of or e.counts[CHOICE] or e.counts[INVERSION]:
-            return
-        root = self.root
         board = e.board
         ours = [False] * (max(region_of) + 1)
         for c in range(len(board)):
-            if board[c] == root:
+            if board[c] == self.root:
                 ours[region_of[c]] = True
         near = [False] * 9
         door = False  # an expansion stone in a region of the root's
@@ -219,11 +238,52 @@ class Searcher:
                 door = True
             elif 1 <= v <= 8:
                 near[v] = True
-        for p in range(1, e.players + 1):
-            if (p != root and not near[p] and not e.disqualified[p]
-                    and not (door and e.overrides[p])):
-                strangers[p] = True
-                self.any_strangers = True
+        return [not near[p] and not (door and e.overrides[p] > 0) for p in range(9)]
+
+    def far_away(self) -> List[bool]:
+        """Per player, whether at least `stranger_gap` free cells lie between each of its
+        stones and the root's block (the stones and expansion stones joined to the root's
+        by steps), with no override stone in hand while an expansion stone is on the board.
+
+        A capture runs along unbroken stones to one of the mover's own (RULES.md 3) and each
+        move fills one free cell, so such a player cannot touch the root's stones within
+        fewer plies than the gap (the steps cross transitions, RULES.md 2)."""
+        e = self.engine
+        board = e.board
+        steps = e.steps
+        start = e.steps_start
+        limit = self.stranger_gap
+        gap = [limit] * e.cells
+        queue: Deque[int] = deque()
+        for c in range(e.cells):
+            if board[c] == self.root:
+                gap[c] = 0
+                queue.append(c)
+        if not queue:
+            return [False] * 9
+        # 0-1 breadth-first: a step onto a stone costs nothing, onto a free cell one.
+        while queue:
+            c = queue.popleft()
+            g = gap[c]
+            for k in range(start[c], start[c + 1]):
+                u = steps[k] >> 3
+                v = board[u]
+                if v == HOLE:
+                    continue
+                if 1 <= v <= 8 or v == EXPANSION:
+                    if g < gap[u]:
+                        gap[u] = g
+                        queue.appendleft(u)
+                elif g + 1 < gap[u]:
+                    gap[u] = g + 1
+                    queue.append(u)
+        near = [False] * 9
+        for c in range(e.cells):
+            v = board[c]
+            if 1 <= v <= 8 and gap[c] < limit:
+                near[v] = True
+        door = e.counts[EXPANSION] > 0
+        return [not near[p] and not (door and e.overrides[p] > 0) for p in range(9)]
 
     def pass_stranger(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The paranoid value when the player to move is a stranger: the same position with

@@ -161,6 +161,15 @@ class EvalConfig:
     # others over took us 1-2 plies deeper there, but the rooms were still lost in the
     # opening (first in 1 of 5 seats, docs/strength.md, stop 55).
     skip_strangers: bool = False
+    # Paranoid search with three or more players: an opponent whose stones all lie at least
+    # this many free cells from the root's block of stones (0 = never) passes in the tree as
+    # a stranger does, unless it holds an override stone while an expansion stone is on the
+    # board or a choice or inversion tile is left.  A capture needs unbroken stones, and a
+    # move fills one cell, so it cannot touch the root's stones within that many plies.  On
+    # `comp2020_01_8p` players 1-4 and 5-8 start in two clusters far apart, and the tree of
+    # player 4 (depth 4-5) held only its own move and those of players 5-8: it was shut out
+    # by players 1-3 in its first eight moves (stop 58).
+    stranger_gap: int = 0
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
     # evaluation only.
