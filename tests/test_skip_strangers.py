@@ -1,7 +1,8 @@
-"""Tests of `EvalConfig.skip_strangers`: with three or more players on a map cut into regions
-by holes, an opponent that cannot touch the root's stones (no override stone in hand, no
-stone in a region of the root's) passes in the paranoid tree, so the plies go to the players
-who can.
+"""Tests of `EvalConfig.skip_strangers` and `EvalConfig.stranger_gap`: with three or more
+players, an opponent that cannot touch the root's stones passes in the paranoid tree, so the
+plies go to the players who can.  By region: no override stone in hand, no stone in a region
+of the root's (holes cut the map).  By distance: every stone of it at least `stranger_gap`
+free cells from the root's block.
 
 The position is one row split by holes (only east-west lines capture); every count is worked
 by hand from RULES.md 3-4 and checked against the readable rules.
@@ -151,3 +152,71 @@ def test_pondering_on_a_stranger_s_turn_gives_it_back() -> None:
     before = (engine.hash, engine.to_move)
     assert [depth for depth, _, _ in searcher.ponder(3)] == [1, 2, 3]
     assert (engine.hash, engine.to_move) == before
+
+
+# ------------------------------------------------------------------------- by distance
+
+GAP = replace(MATERIAL_ONLY, stranger_gap=6)
+
+# One region.  Player 1's block is x1..4 ("1 1 1 3", player 3 has a stone in it); the six free
+# cells x5..10 lie between it and player 2's stones at x11..12 ("2 3").
+FAR = "0 1 1 1 3 0 0 0 0 0 0 2 3 0"
+
+
+@pytest.mark.parametrize("gap, expected", [(6, (2,)), (7, ()), (1, (2,))])
+def test_an_opponent_gap_free_cells_away_is_a_stranger(gap: int,
+                                                      expected: Tuple[int, ...]) -> None:
+    """Six free cells: a stranger for a gap of 6 or less, not for 7; player 3, with a stone
+    in the root's block, never."""
+    assert _strangers(build(FAR, players=3), replace(MATERIAL_ONLY, stranger_gap=gap)) == expected
+
+
+def test_the_gap_is_counted_across_a_transition() -> None:
+    """A transition from the row's west end to its east end puts player 2 two free cells
+    (x0 and x13) from the root's block the other way round (RULES.md 2)."""
+    state = build(FAR, players=3, transitions=["0 0 6 <-> 13 0 2"])
+    assert _strangers(state, GAP) == ()
+
+
+def test_stones_between_cost_nothing() -> None:
+    """The stones of a third player between the blocks are not free cells: x5..7 hold 3s, so
+    three free cells (x8..10) are left between the root's block and player 2."""
+    state = build("0 1 1 1 3 3 3 3 0 0 0 2 3 0", players=3)
+    assert _strangers(state, replace(MATERIAL_ONLY, stranger_gap=3)) == (2,)
+    assert _strangers(state, replace(MATERIAL_ONLY, stranger_gap=4)) == ()
+
+
+@pytest.mark.parametrize("state", [
+    build(FAR + " x", players=3, overrides_per_player=(0, 1, 0)),  # override + expansion
+    build(FAR + " 0 c", players=3),  # a choice tile moves every player's stones
+    build(FAR + " 0 i", players=3),  # so does an inversion tile
+    build(FAR, players=3, disqualified=(2,)),  # it no longer moves at all
+    build("0 0 0 0 0 0 0 0 0 0 0 2 3 0", players=3),  # the root has no stone
+    build("0 1 1 1 2 0 0 0 0 0 0 2 2 0", players=2),  # two players
+])
+def test_no_stranger_by_distance(state: GameState) -> None:
+    """An override stone for an expansion stone anywhere, swap tiles, a player out of the
+    game, a root without stones or two players: nobody is passed over."""
+    assert _strangers(state, GAP) == ()
+
+
+def test_an_override_stone_without_an_expansion_stone_is_no_way_in() -> None:
+    """An override stone captures only along unbroken stones to one of the mover's own."""
+    assert _strangers(build(FAR, players=3, overrides_per_player=(0, 1, 0)), GAP) == (2,)
+
+
+def test_stranger_gap_off_by_default() -> None:
+    assert DEFAULT_CONFIG.stranger_gap == 0
+    assert _strangers(build(FAR, players=3), MATERIAL_ONLY) == ()
+
+
+@pytest.mark.parametrize("config, depth, expected", [
+    (replace(MATERIAL_ONLY, stranger_gap=3), 2, (Move(5, 0), 800)),
+    (replace(MATERIAL_ONLY, stranger_gap=3), 1, (Move(10, 0), 550)),
+])
+def test_the_gap_passes_the_stranger_of_the_row_too(
+        config: EvalConfig, depth: int, expected: Tuple[Move, int]) -> None:
+    """ROW's holes leave player 2 out of every region of the root's, so no number of free
+    cells joins it: the tree is the one `skip_strangers` searches (hand-worked above)."""
+    player = SearchPlayer(PARANOID, config=config)
+    assert (player.choose(build(ROW, players=3), 0, depth), player.last_value) == expected
