@@ -238,7 +238,7 @@ class Searcher:
                 door = True
             elif 1 <= v <= 8:
                 near[v] = True
-        return [not near[p] and not (door and e.overrides[p] > 0) for p in range(9)]
+        return self.unreachable(near, door)
 
     def far_away(self) -> List[bool]:
         """Per player, whether at least `stranger_gap` free cells lie between each of its
@@ -283,7 +283,13 @@ class Searcher:
             if 1 <= v <= 8 and gap[c] < limit:
                 near[v] = True
         door = e.counts[EXPANSION] > 0
-        return [not near[p] and not (door and e.overrides[p] > 0) for p in range(9)]
+        return self.unreachable(near, door)
+
+    def unreachable(self, near: List[bool], door: bool) -> List[bool]:
+        """Per player, whether it is not `near` and cannot come in by an override stone on
+        an expansion stone (`door`: such a stone where it would count)."""
+        overrides = self.engine.overrides
+        return [not near[p] and not (door and overrides[p] > 0) for p in range(9)]
 
     def pass_stranger(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The paranoid value when the player to move is a stranger: the same position with
