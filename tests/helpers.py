@@ -33,11 +33,11 @@ from reversi_ref.state import OVER, GameState, Move
 T = TypeVar("T")
 
 # Material only: 100 points per stone against the average opponent (no leader weighting), for
-# search tests whose values are worked by hand.
+# search tests whose values are worked by hand; every opponent in the tree (no `stranger_gap`).
 MATERIAL_ONLY = dataclasses.replace(
     DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
     half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0, frontier=(0, 0))
+    bomb_per_cell=0, frontier=(0, 0), stranger_gap=0)
 
 
 def stone_counts(state: GameState, players: int = 3) -> Tuple[int, ...]:

@@ -205,9 +205,11 @@ def test_an_override_stone_without_an_expansion_stone_is_no_way_in() -> None:
     assert _strangers(build(FAR, players=3, overrides_per_player=(0, 1, 0)), GAP) == (2,)
 
 
-def test_stranger_gap_off_by_default() -> None:
-    assert DEFAULT_CONFIG.stranger_gap == 0
-    assert _strangers(build(FAR, players=3), MATERIAL_ONLY) == ()
+def test_stranger_gap_on_by_default() -> None:
+    """Four free cells (stop 59's SPRT); FAR has six, so player 2 passes by default."""
+    assert DEFAULT_CONFIG.stranger_gap == 4
+    assert _strangers(build(FAR, players=3), DEFAULT_CONFIG) == (2,)
+    assert _strangers(build(FAR, players=3), MATERIAL_ONLY) == ()  # stranger_gap 0
 
 
 @pytest.mark.parametrize("config, depth, expected", [
