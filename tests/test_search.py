@@ -10,7 +10,7 @@ import random
 from dataclasses import replace
 from typing import Tuple
 
-from helpers import bombing, brute_force, build
+from helpers import MATERIAL_ONLY, bombing, brute_force, build
 from reversi_ref import Move, legal_moves, play
 from reversi_ref.engine import Engine
 from reversi_ref.players import get
@@ -29,13 +29,6 @@ from reversi_ref.search.evaluate import Evaluator
 # - (10, 0) captures two (what greedy takes); then player 2 plays (5, 0), capturing
 #   (2..4, 0) against its stone at (1, 0), and nobody can move: player 1 has 4, player 2 5.
 TRAP = "0 2 1 1 1 0 - 1 2 2 0"
-
-# Material only: 100 points per stone against the average opponent (no leader weighting);
-# every opponent in the tree (no `stranger_gap`).
-MATERIAL_ONLY = replace(
-    DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
-    half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0, frontier=(0, 0), stranger_gap=0)
 
 # Three players (RULES.md 3-4).  Segments, left to right:
 #   x0..4   "0 2 1 1 0": player 2 threatens (4, 0), capturing two of player 1's stones;
