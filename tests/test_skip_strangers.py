@@ -200,6 +200,37 @@ def test_no_stranger_by_distance(state: GameState) -> None:
     assert _strangers(state, GAP) == ()
 
 
+# FAR with a swap tile east of it: x13..17 are free, so the tile at x18 is six free cells
+# (itself included) from the nearest stone, player 3's at x12; at x17 it is five.
+TILE_AT_SIX = FAR + " 0 0 0 0 {}"
+TILE_AT_FIVE = FAR + " 0 0 0 {}"
+
+
+FAR_SWAPS = replace(GAP, far_swaps=True)
+
+
+@pytest.mark.parametrize("tile", ["c", "i"])
+def test_a_swap_tile_out_of_reach_holds_nobody_back(tile: str) -> None:
+    """Nobody can take a tile six free cells off within six plies, so with a gap of 6 and
+    `far_swaps` player 2 passes as on FAR alone; one cell nearer, or with `far_swaps` off
+    (the default), nobody passes."""
+    assert not DEFAULT_CONFIG.far_swaps
+    assert _strangers(build(TILE_AT_SIX.format(tile), players=3), FAR_SWAPS) == (2,)
+    assert _strangers(build(TILE_AT_FIVE.format(tile), players=3), FAR_SWAPS) == ()
+    assert _strangers(build(TILE_AT_SIX.format(tile), players=3), GAP) == ()
+
+
+def test_a_walled_in_tile_is_out_of_reach_until_a_transition_opens_it() -> None:
+    """FAR shifted one cell east behind a choice tile and a hole (x0, x1): the tile is out of
+    everyone's reach.  A transition from its west side to the east side of x14 (free, next to
+    player 3's stone at x13) brings it two free cells (x14 and the tile) from a stone
+    (RULES.md 2)."""
+    walled = "c - " + FAR[2:]
+    assert _strangers(build(walled, players=3), FAR_SWAPS) == (2,)
+    opened = build(walled, players=3, transitions=["0 0 6 <-> 14 0 2"])
+    assert _strangers(opened, FAR_SWAPS) == ()
+
+
 def test_an_override_stone_without_an_expansion_stone_is_no_way_in() -> None:
     """An override stone captures only along unbroken stones to one of the mover's own."""
     assert _strangers(build(FAR, players=3, overrides_per_player=(0, 1, 0)), GAP) == (2,)

@@ -39,6 +39,9 @@ region with the root.  With `EvalConfig.stranger_gap`, the same holds for an opp
 stones all lie that many free cells or more from the root's block of stones: on maps where
 the players start in separate clusters (four and four on `comp2020_01_8p`), a paranoid tree
 of a few plies otherwise holds the moves of the far cluster, not the root's neighbours.
+Neither passes anybody over while a choice or inversion tile could be taken in the tree
+(whoever takes one hands stone sets round); with `EvalConfig.far_swaps`, tiles that lie
+`stranger_gap` free cells or more from every stone do not count.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
@@ -198,15 +201,17 @@ class Searcher:
 
     def find_strangers(self) -> None:
         """Mark the opponents whose turns the tree passes over in this search: still in the
-        game, while no choice or inversion tile is left, and out of the root's reach by
-        region (`EvalConfig.skip_strangers`) or by distance (`EvalConfig.stranger_gap`)."""
+        game, while no choice or inversion tile is within reach (`swaps_out_of_reach`), and
+        out of the root's reach by region (`EvalConfig.skip_strangers`) or by distance
+        (`EvalConfig.stranger_gap`)."""
         strangers = self.strangers
         for p in range(len(strangers)):
             strangers[p] = False
         self.any_strangers = False
         e = self.engine
-        if (not self.region_of and self.stranger_gap <= 0) or e.counts[CHOICE] \
-                or e.counts[INVERSION]:
+        if not self.region_of and self.stranger_gap <= 0:
+            return
+        if (e.counts[CHOICE] or e.counts[INVERSION]) and not self.swaps_out_of_reach():
             return
         out_of_region = self.out_of_region() if self.region_of else None
         far = self.far_away() if self.stranger_gap > 0 else None
@@ -250,18 +255,51 @@ class Searcher:
         fewer plies than the gap (the steps cross transitions, RULES.md 2)."""
         e = self.engine
         board = e.board
+        root = self.root
+        sources = [c for c in range(e.cells) if board[c] == root]
+        if not sources:
+            return [False] * 9
+        limit = self.stranger_gap
+        gap = self.free_cells_from(sources, limit)
+        near = [False] * 9
+        for c in range(e.cells):
+            v = board[c]
+            if 1 <= v <= 8 and gap[c] < limit:
+                near[v] = True
+        door = e.counts[EXPANSION] > 0
+        return self.unreachable(near, door)
+
+    def swaps_out_of_reach(self) -> bool:
+        """Whether `stranger_gap` and `far_swaps` are on and every choice and inversion tile
+        lies at least that many free cells (itself included) from every stone on the board.
+
+        Taking such a tile hands whole stone sets round (RULES.md 3), whoever takes it, and
+        the strangers marked at the root would no longer be the right ones.  A move onto a
+        tile needs a stone next to it, and a move fills at most one free cell (an override
+        stone fills none), so nobody can take such a tile within fewer plies than the gap."""
+        limit = self.stranger_gap
+        if limit <= 0 or not self.config.far_swaps:
+            return False
+        e = self.engine
+        board = e.board
+        sources = [c for c in range(e.cells) if 1 <= board[c] <= 8]
+        gap = self.free_cells_from(sources, limit)
+        return all(gap[c] >= limit for c in range(e.cells)
+                   if board[c] == CHOICE or board[c] == INVERSION)
+
+    def free_cells_from(self, sources: List[int], limit: int) -> List[int]:
+        """Per cell, the fewest free cells (the cell itself included) on a path of steps from
+        one of the `sources`, capped at `limit`; stones and expansion stones cost nothing,
+        holes block (0-1 breadth-first search over the steps, which cross transitions)."""
+        e = self.engine
+        board = e.board
         steps = e.steps
         start = e.steps_start
-        limit = self.stranger_gap
         gap = [limit] * e.cells
         queue: Deque[int] = deque()
-        for c in range(e.cells):
-            if board[c] == self.root:
-                gap[c] = 0
-                queue.append(c)
-        if not queue:
-            return [False] * 9
-        # 0-1 breadth-first: a step onto a stone costs nothing, onto a free cell one.
+        for c in sources:
+            gap[c] = 0
+            queue.append(c)
         while queue:
             c = queue.popleft()
             g = gap[c]
@@ -277,13 +315,7 @@ class Searcher:
                 elif g + 1 < gap[u]:
                     gap[u] = g + 1
                     queue.append(u)
-        near = [False] * 9
-        for c in range(e.cells):
-            v = board[c]
-            if 1 <= v <= 8 and gap[c] < limit:
-                near[v] = True
-        door = e.counts[EXPANSION] > 0
-        return self.unreachable(near, door)
+        return gap
 
     def unreachable(self, near: List[bool], door: bool) -> List[bool]:
         """Per player, whether it is not `near` and cannot come in by an override stone on

@@ -172,6 +172,15 @@ class EvalConfig:
     # the five real maps where it applies from the first move (+104 Elo, 95% 33-185, stop
     # 59, docs/strength.md), so it is on.
     stranger_gap: int = 4
+    # With `stranger_gap` on, a choice or inversion tile holds the strangers back only while
+    # one lies within that many free cells of some stone (false: while any is left).  Taking
+    # one hands stone sets round, whoever takes it, but nobody can take a tile that far off
+    # within the gap.  On `comp2024_04_8p` (inversion tiles walled in at the centre) and
+    # `comp2020_02_8p` (choice tiles five cells from the blocks) the players start in blocks
+    # as on `comp2020_01_8p`, and the tiles kept the switch off through the opening.  In
+    # self-play on the five real maps where it changes the first move's tree, it scored 55%
+    # over 30 pairs, no decision (+32 Elo, 95% -9-74, stop 60, docs/strength.md): off.
+    far_swaps: bool = False
     # Solve the bombing phase exactly on places when affordable, and value phase-1 leaves in
     # the bombing phase by it (`reversi_ref.search.endgame`); false = the beam and the
     # evaluation only.
