@@ -39,9 +39,9 @@ region with the root.  With `EvalConfig.stranger_gap`, the same holds for an opp
 stones all lie that many free cells or more from the root's block of stones: on maps where
 the players start in separate clusters (four and four on `comp2020_01_8p`), a paranoid tree
 of a few plies otherwise holds the moves of the far cluster, not the root's neighbours.
-Neither passes anybody over while a choice or inversion tile could be taken in the tree
-(whoever takes one hands stone sets round); with `EvalConfig.far_swaps`, tiles that lie
-`stranger_gap` free cells or more from every stone do not count.
+Neither passes anybody over while a choice or inversion tile is left (whoever takes one
+hands stone sets round); with `EvalConfig.far_swaps`, only tiles fewer than `stranger_gap`
+free cells from some stone count.
 
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
@@ -201,9 +201,9 @@ class Searcher:
 
     def find_strangers(self) -> None:
         """Mark the opponents whose turns the tree passes over in this search: still in the
-        game, while no choice or inversion tile is within reach (`swaps_out_of_reach`), and
-        out of the root's reach by region (`EvalConfig.skip_strangers`) or by distance
-        (`EvalConfig.stranger_gap`)."""
+        game, while no choice or inversion tile is left (with `EvalConfig.far_swaps`: none
+        within reach, `swaps_out_of_reach`), and out of the root's reach by region
+        (`EvalConfig.skip_strangers`) or by distance (`EvalConfig.stranger_gap`)."""
         strangers = self.strangers
         for p in range(len(strangers)):
             strangers[p] = False
