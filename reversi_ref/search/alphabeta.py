@@ -164,6 +164,10 @@ class Searcher:
                              if config.stranger_gap > 0 and engine.players >= 3 else 0)
         self.strangers: List[bool] = [False] * 9
         self.any_strangers = False
+        # ProbCut (`EvalConfig.probcut_margin`): two players only, 0 = off.
+        self.probcut_margin = (config.probcut_margin if config.probcut_margin > 0
+                               and config.probcut_reduction > 0 and engine.players == 2 else 0)
+        self.probcut_min_depth = config.probcut_reduction + 2
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -584,6 +588,12 @@ class Searcher:
                         return v
         p = e.to_move
         maximizing = p == self.root
+        if self.probcut_margin and depth >= self.probcut_min_depth and beta - alpha == 1:
+            cut = self.probcut(depth, alpha, beta, ply, maximizing)
+            if self.stopped:
+                return 0
+            if cut:
+                return beta if maximizing else alpha
         packed = [(p << PLAYER_SHIFT) | m for m in e.legal_moves()]
         if maximizing and self.keep_overrides and e.overrides[p]:
             packed = self.without_stone_overrides(packed)
@@ -657,6 +667,17 @@ class Searcher:
                 bound = EXACT
             table.store(key, depth, bound, best, best_move)
         return best
+
+    def probcut(self, depth: int, alpha: int, beta: int, ply: int, maximizing: bool) -> bool:
+        """Whether a search `probcut_reduction` plies shallower beats the mover's bound of the
+        null window (alpha, beta) by `probcut_margin` points (ProbCut: the caller then returns
+        that bound without searching its moves)."""
+        shallow = depth - self.config.probcut_reduction
+        if maximizing:
+            bound = beta + self.probcut_margin
+            return self.paranoid(shallow, bound - 1, bound, ply) >= bound
+        bound = alpha - self.probcut_margin
+        return self.paranoid(shallow, bound, bound + 1, ply) <= bound
 
     def swap_moves(self) -> List[int]:
         """The mover's legal moves onto choice and inversion tiles (every choice of partner)."""

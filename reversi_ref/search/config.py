@@ -100,6 +100,13 @@ class EvalConfig:
     # moves after the first `lmr` in the search order are searched one ply shallower with a
     # null window first, and again at full depth only when that beats the bound (0 = off).
     lmr: int = 0
+    # ProbCut (Buro), paranoid with two players: at a null-window node with at least
+    # `probcut_reduction` + 2 plies to go, a search `probcut_reduction` plies shallower
+    # is asked whether the mover's side of the window is beaten by `probcut_margin` points;
+    # if so, the node returns that bound without its full search (0 = off).  The deeper
+    # value rarely strays that far from the shallower one, and the plies saved go deeper.
+    probcut_margin: int = 0
+    probcut_reduction: int = 2
     tt_bits: int = 18             # the transposition table has 2**tt_bits entries
     # Bombing phase: how many targets (best by the one-bomb evaluation) the deeper search
     # looks at for each bomber.
