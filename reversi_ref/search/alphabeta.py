@@ -43,6 +43,10 @@ Neither passes anybody over while a choice or inversion tile is left (whoever ta
 hands stone sets round); with `EvalConfig.far_swaps`, only tiles fewer than `stranger_gap`
 free cells from some stone count.
 
+With `EvalConfig.probcut_margin` (paranoid, two players, off by default), ProbCut: a
+null-window node first asks a search `probcut_reduction` plies shallower whether the mover's
+side of the window is beaten by the margin, and returns that bound if so.
+
 Only phase-1 (building) positions are searched here; a position in the bombing phase or at
 the end of the game is a leaf (`reversi_ref.search.bombing` searches the bombing phase).
 """
