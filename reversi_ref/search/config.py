@@ -104,7 +104,7 @@ class EvalConfig:
     # `probcut_reduction` + 2 plies to go, a search `probcut_reduction` plies shallower
     # is asked whether the mover's side of the window is beaten by `probcut_margin` points;
     # if so, the node returns that bound without its full search (0 = off).  At 400 it
-    # searched 0.5-0.7 plies deeper at 200 ms a move and lost a self-play SPRT on seven
+    # searched 0.5-0.8 plies deeper at 200 ms a move and lost a self-play SPRT on seven
     # small two-player maps (-21 Elo, H0 accepted, stop 61, docs/strength.md): off.
     probcut_margin: int = 0
     probcut_reduction: int = 2
