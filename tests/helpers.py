@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import io
 import os
+import random
 import signal
 import threading
 import time
@@ -40,6 +41,10 @@ MATERIAL_ONLY = dataclasses.replace(
     bomb_per_cell=0, frontier=(0, 0), stranger_gap=0)
 
 
+# The maps bundled with reversi-ref.
+BUNDLED_MAPS = Path(__file__).resolve().parents[1] / "maps"
+
+
 def stone_counts(state: GameState, players: int = 3) -> Tuple[int, ...]:
     """How many stones players 1..`players` have on the board."""
     return tuple(sum(1 for c in state.board if c == str(p)) for p in range(1, players + 1))
@@ -51,6 +56,17 @@ def searcher_for(state: GameState, config: EvalConfig, root: Optional[int] = Non
     searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), config), config)
     searcher.reset(engine.to_move if root is None else root)
     return searcher
+
+
+def random_positions(name: str, count: int, seed: int) -> List[GameState]:
+    """The first `count` phase-1 positions of a random game on a bundled map."""
+    rng = random.Random(seed)
+    state = parse_map((BUNDLED_MAPS / name).read_text())
+    found: List[GameState] = []
+    while state.phase == "build" and len(found) < count:
+        found.append(state)
+        state = play(state, rng.choice(legal_moves(state)))
+    return found
 
 
 def board(text: str) -> List[str]:

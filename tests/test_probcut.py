@@ -3,22 +3,17 @@ search `probcut_reduction` plies shallower beats it by the margin."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
-from pathlib import Path
 from typing import List
 
 import pytest
 
-from reversi_ref import legal_moves, parse_map, play
-from reversi_ref.engine import Engine
-from reversi_ref.search.alphabeta import Searcher
-from reversi_ref.search.analysis import MapAnalysis
-from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
-from reversi_ref.search.evaluate import INFINITY, Evaluator
+from helpers import random_positions, searcher_for
+from reversi_ref import legal_moves
+from reversi_ref.search.config import DEFAULT_CONFIG
+from reversi_ref.search.evaluate import INFINITY
 from reversi_ref.state import GameState
 
-MAPS = Path(__file__).resolve().parents[1] / "maps"
 MARGIN = 600
 # Without the transposition table a node's work is the same whatever was searched before.
 NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False)
@@ -26,24 +21,7 @@ NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False)
 
 def _positions(name: str, seed: int) -> List[GameState]:
     """Phase-1 positions of a random game on a bundled map, every third from ply 6."""
-    rng = random.Random(seed)
-    state = parse_map((MAPS / name).read_text())
-    found: List[GameState] = []
-    ply = 0
-    while state.phase == "build" and legal_moves(state):
-        if ply >= 6 and ply % 3 == 0:
-            found.append(state)
-        state = play(state, rng.choice(legal_moves(state)))
-        ply += 1
-    return found
-
-
-def _searcher(state: GameState, config: EvalConfig) -> Searcher:
-    engine = Engine(state)
-    searcher = Searcher(engine, Evaluator(engine, MapAnalysis(state.map), config), config)
-    assert state.to_move is not None
-    searcher.reset(state.to_move)
-    return searcher
+    return random_positions(name, 10 ** 4, seed)[6::3]
 
 
 @pytest.mark.parametrize("side", ["mover", "opponent"])
@@ -60,8 +38,7 @@ def test_a_probe_beyond_the_margin_returns_the_bound_after_the_shallow_search_on
     shallow = depth - 2
     on = replace(NO_TABLE, probcut_margin=MARGIN)
 
-    plain = _searcher(state, NO_TABLE)
-    plain.reset(root)
+    plain = searcher_for(state, NO_TABLE, root)
     v = plain.paranoid(shallow, -INFINITY, INFINITY, 1)
     if side == "mover":  # a max node: its bound is beta
         alpha = v - MARGIN - 500
@@ -73,12 +50,10 @@ def test_a_probe_beyond_the_margin_returns_the_bound_after_the_shallow_search_on
         bound = alpha - MARGIN
         probe_window = (bound, bound + 1)
         expected = alpha
-    probe = _searcher(state, NO_TABLE)  # fresh killers and history, as the node's own
-    probe.reset(root)
+    probe = searcher_for(state, NO_TABLE, root)  # fresh killers and history, as the node's own
     probe.paranoid(shallow, probe_window[0], probe_window[1], 1)
 
-    cut = _searcher(state, on)
-    cut.reset(root)
+    cut = searcher_for(state, on, root)
     assert cut.paranoid(depth, alpha, alpha + 1, 1) == expected
     assert cut.nodes == 1 + probe.nodes
 
@@ -87,9 +62,9 @@ def test_a_margin_no_value_reaches_changes_no_value() -> None:
     """With a margin beyond any value, every probe fails: the full-window value of each
     position is the one the search without ProbCut finds, after more nodes (the probes)."""
     for state in _positions("othello8x8.map", 4)[:8]:
-        plain = _searcher(state, NO_TABLE)
+        plain = searcher_for(state, NO_TABLE)
         exact = plain.paranoid(5, -INFINITY, INFINITY, 1)
-        cut = _searcher(state, replace(NO_TABLE, probcut_margin=10 ** 9))
+        cut = searcher_for(state, replace(NO_TABLE, probcut_margin=10 ** 9))
         assert cut.paranoid(5, -INFINITY, INFINITY, 1) == exact
         assert cut.nodes > plain.nodes
 
@@ -101,7 +76,7 @@ def test_probcut_searches_fewer_nodes_and_plays_legal_moves(name: str) -> None:
     nodes = {0: 0, MARGIN: 0}
     for state in _positions(name, 11)[::4]:
         for margin in nodes:
-            searcher = _searcher(state, replace(DEFAULT_CONFIG, probcut_margin=margin))
+            searcher = searcher_for(state, replace(DEFAULT_CONFIG, probcut_margin=margin))
             best = -1
             for _, best, _, _ in searcher.iterate(6):
                 pass
@@ -114,6 +89,6 @@ def test_probcut_is_off_with_three_players() -> None:
     """ProbCut is for two players: on a three-player map the switch changes neither the
     nodes nor the value."""
     for state in _positions("sparks3p.map", 2)[:6]:
-        off = _searcher(state, DEFAULT_CONFIG)
-        on = _searcher(state, replace(DEFAULT_CONFIG, probcut_margin=MARGIN))
+        off = searcher_for(state, DEFAULT_CONFIG)
+        on = searcher_for(state, replace(DEFAULT_CONFIG, probcut_margin=MARGIN))
         assert list(off.iterate(4)) == list(on.iterate(4))

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
-from typing import List
 
 import pytest
 
-from helpers import build, map_text
-from reversi_ref import legal_moves, parse_map, play, read_map
+from helpers import build, map_text, random_positions
+from reversi_ref import legal_moves, play, read_map
 from reversi_ref.engine import Engine
 from reversi_ref.mapfile import read_map_file
 from reversi_ref.search.alphabeta import BRS, PARANOID, Searcher
@@ -238,17 +237,6 @@ class _FullEvaluator(Evaluator):
         return super().evaluate(root)
 
 
-def _positions(name: str, count: int, seed: int) -> List[GameState]:
-    """Phase-1 positions of a random game on a bundled map."""
-    rng = random.Random(seed)
-    state = parse_map((MAPS / name).read_text())
-    found: List[GameState] = []
-    while state.phase == "build" and len(found) < count:
-        found.append(state)
-        state = play(state, rng.choice(legal_moves(state)))
-    return found
-
-
 @pytest.mark.parametrize("name", ["othello8x8.map", "carnival4p.map"])
 def test_lazy_evaluation_returns_true_bounds(name: str) -> None:
     """Outside a window the lazy evaluation may differ from the full one, but only on the
@@ -256,7 +244,7 @@ def test_lazy_evaluation_returns_true_bounds(name: str) -> None:
     upper bound); on some of these windows it does take the shortcut."""
     rng = random.Random(3)
     shortcuts = 0
-    for state in _positions(name, 40, 5):
+    for state in random_positions(name, 40, 5):
         engine = Engine(state)
         analysis = MapAnalysis(state.map)
         for root in range(1, state.players + 1):
@@ -278,7 +266,7 @@ def test_cached_values_are_the_values_computed_afresh(name: str) -> None:
     a new evaluator computes for each; a lazy bound (a window far below the value) is not
     kept as if it were the value, and the second time round the exact value is found in the
     cache even through that window."""
-    states = _positions(name, 40, 11)
+    states = random_positions(name, 40, 11)
     engine = Engine(states[0])
     analysis = MapAnalysis(states[0].map)
     shared = Evaluator(engine, analysis, DEFAULT_CONFIG)
@@ -301,7 +289,7 @@ def test_cached_values_are_the_values_computed_afresh(name: str) -> None:
 def test_lazy_evaluation_changes_no_search_value(mode: str) -> None:
     """Alpha-beta with the lazy evaluation finds the same value at every depth as with the
     full one (the bounds it returns only ever cause cut-offs that were due anyway)."""
-    for state in _positions("carnival4p.map", 24, 9)[4::5]:
+    for state in random_positions("carnival4p.map", 24, 9)[4::5]:
         root = state.to_move
         assert root is not None
         values = []
@@ -320,7 +308,7 @@ def test_late_move_reductions_search_fewer_nodes_and_play_legal_moves(name: str)
     without it (the late moves' reduced searches mostly fail low), and every move it picks
     is legal (RULES.md 3)."""
     nodes = {0: 0, 3: 0}
-    for state in _positions(name, 30, 13)[8::10]:
+    for state in random_positions(name, 30, 13)[8::10]:
         for lmr in nodes:
             config = replace(DEFAULT_CONFIG, lmr=lmr)
             engine = Engine(state)
