@@ -6,11 +6,11 @@ difference it makes to the whole evaluation."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, List, Tuple
+from typing import List, Tuple
 
 import pytest
 
-from helpers import build
+from helpers import build, random_positions
 from reversi_ref import legal_moves, play
 from reversi_ref.engine import Engine
 from reversi_ref.search.analysis import MapAnalysis
@@ -186,17 +186,6 @@ def test_bombs_in_hand_gain_late() -> None:
     assert _gain(state, 2, bomb_late=(0, 1000)) == -500
 
 
-def _positions(name: str) -> Iterable[GameState]:
-    import random
-    from pathlib import Path
-    from reversi_ref import parse_map
-    rng = random.Random(4)
-    state = parse_map((Path(__file__).resolve().parents[1] / "maps" / name).read_text())
-    while state.phase == "build":
-        yield state
-        state = play(state, rng.choice(legal_moves(state)))
-
-
 ALL_ON = replace(DEFAULT_CONFIG, shut_in=(3000, 1000), access=(800, 200), parity=(0, 400),
                  frontier=(600, 200),
                  stable=(200, 100), bomb_late=(0, 800), region_share=(60, 60))
@@ -207,7 +196,7 @@ def test_lazy_bounds_hold_with_every_feature_on(name: str) -> None:
     """With every feature on, a lazy value outside the window is still a true bound."""
     import random
     rng = random.Random(6)
-    for i, state in enumerate(_positions(name)):
+    for i, state in enumerate(random_positions(name, 10 ** 4, 4)):
         if i % 3:
             continue
         engine = Engine(state)
