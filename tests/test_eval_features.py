@@ -349,6 +349,40 @@ def test_inversion_blend_leaves_override_stones_with_their_owner() -> None:
         1200, 300, 100]
 
 
+def test_inversion_shift_blends_towards_the_player_as_many_seats_back_as_tiles_left() -> None:
+    """Two tiles left and both taken: player 1's stones go to 2 and then to 3, 2's to 3 and
+    then to 1, 3's to 1 and then to 2.  So with the whole weight player 1 is worth 2's 100,
+    2 is worth 3's 200 and 3 is worth 1's 300; half-way: 200, 150, 250.  Without the shift
+    the blend stays one seat back, as with one tile."""
+    state = build("1 1 1 2 3 3 i i", players=3)
+    assert _player_values(state, STONES) == [300, 100, 200]
+    shifted = replace(STONES, inversion_shift=True)
+    assert _player_values(state, replace(shifted, inversion_blend=(1000, 1000))) == [
+        100, 200, 300]
+    assert _player_values(state, replace(shifted, inversion_blend=(500, 500))) == [
+        200, 150, 250]
+    assert _player_values(state, replace(STONES, inversion_blend=(1000, 1000))) == [
+        200, 300, 100]
+
+
+def test_inversion_shift_by_a_whole_round_changes_nothing() -> None:
+    """Three tiles and three players: after all three inversions every player has its own
+    stones back, so the shifted values are the plain ones; one tile shifts one seat, as the
+    plain blend does."""
+    three = build("1 1 1 2 3 3 i i i", players=3)
+    shifted = replace(STONES, inversion_shift=True, inversion_blend=(1000, 1000))
+    assert _player_values(three, shifted) == _player_values(three, STONES) == [300, 100, 200]
+    one = build(INVERTIBLE, players=3)
+    assert _player_values(one, shifted) == [200, 300, 100]
+
+
+def test_inversion_shift_needs_the_blend() -> None:
+    """The shift only says how far the blend reaches: with the blend at 0 nothing moves."""
+    state = build("1 1 1 2 3 3 i i", players=3)
+    assert (_player_values(state, replace(STONES, inversion_shift=True))
+            == _player_values(state, STONES))
+
+
 @pytest.mark.parametrize("cells,players", [
     ("1 1 1 2 3 3 0", 3),  # no inversion tile left: nothing to blend
     ("1 1 1 2 2 c 0", 2),  # two players: an inversion swaps the two, as a choice would

@@ -154,6 +154,13 @@ class EvalConfig:
     # of `2022_comp_4_4pV2` to one tile, while paranoid search valued every root move alike
     # (each line lets some opponent take it).  0 = off.
     inversion_blend: Ramp = (0, 0)
+    # With `inversion_blend` on: blend towards the stones of the player as many seats back
+    # as there are inversion tiles left, not one.  If every tile is taken before phase 1
+    # ends, those are the stones each player ends it with, and taking a tile in the tree
+    # then changes no value.  On `comp2024_04_8p` (four tiles, eight players, all four
+    # taken late, stop 62) we led phase 1 for 600 plies with stones that went to the player
+    # four seats on, who won.
+    inversion_shift: bool = False
     # The `search` player (paranoid) searches by best-reply search (`brs`) instead on maps
     # with at least this many players (0 = never).  With many players a paranoid tree of a
     # few plies holds only opponents' moves after the root's first; best-reply search

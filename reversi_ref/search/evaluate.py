@@ -11,8 +11,9 @@ their late value as the board fills.  Mobility (the cells a player could take wi
 override stone, the root's against its opponents' average) is added for the root; with two
 players so is the frontier (the free cells next to a player's stones, where fewer is better),
 counted in the same pass over the board.  With `EvalConfig.inversion_blend` (three or more
-players, off by default) each player's stones count partly as those of the player before it,
-while an inversion tile is left to hand them on.
+players, off by default) each player's stones count partly as those of the player before it
+(with `inversion_shift`, as many seats before it as there are tiles left), while an inversion
+tile is left to hand them on.
 
 In the bombing phase only stones and bombs count, against the players just above and just
 below the root in the ranking (those are the places a bomb can win or lose).  A finished game
@@ -214,8 +215,9 @@ class Evaluator:
         if cfg.corner_overridable != 100 and e.players >= 3:
             self.discount_corners(values, w_corner)
         if cfg.inversion_blend != (0, 0) and e.players >= 3 and counts[INVERSION]:
+            shift = counts[INVERSION] if cfg.inversion_shift else 1
             self.blend_inversion(values, ramp(cfg.inversion_blend, progress),
-                                 w_override, w_bomb)
+                                 w_override, w_bomb, shift)
         if self.regions and e.players >= 3:
             self.share_regions(values, ramp(cfg.region_share, progress))
         if self.chains:
@@ -265,17 +267,18 @@ class Evaluator:
                     values[p] += per_cell * empty * tally[p] // stones
 
     def blend_inversion(self, values: List[int], per_mille: int, w_override: int,
-                        w_bomb: int) -> None:
+                        w_bomb: int, shift: int = 1) -> None:
         """Move each player's board value (`values` without the override stones and bombs
-        in hand) `per_mille` of the way to that of the player before it, whose stones an
-        inversion would hand it (RULES.md 3: player k's stones go to k mod n + 1)."""
+        in hand) `per_mille` of the way to that of the player `shift` seats before it, whose
+        stones that many inversions would hand it (RULES.md 3: player k's stones go to
+        k mod n + 1)."""
         e = self.engine
         n = e.players
         board = [0] * (n + 1)
         for p in range(1, n + 1):
             board[p] = values[p] - w_override * e.overrides[p] - w_bomb * e.bombs[p]
         for p in range(1, n + 1):
-            before = board[p - 1] if p > 1 else board[n]
+            before = board[(p - 1 - shift) % n + 1]
             values[p] += per_mille * (before - board[p]) // 1000
 
     def stable_counts(self) -> List[int]:
