@@ -376,6 +376,17 @@ def test_inversion_shift_by_a_whole_round_changes_nothing() -> None:
     assert _player_values(one, shifted) == [200, 300, 100]
 
 
+def test_inversion_shift_leaves_out_tiles_no_stone_can_reach() -> None:
+    """The last tile sits alone behind a hole: no line of stones can ever end on it, so only
+    the first tile counts and the shift is one seat (200, 300, 100), not two."""
+    state = build("1 1 1 2 3 3 i - i", players=3)
+    shifted = replace(STONES, inversion_shift=True, inversion_blend=(1000, 1000))
+    assert _player_values(state, shifted) == [200, 300, 100]
+    # With a stone of player 1 beside it (four stones now) the tile counts: two seats.
+    walled_with_a_stone = build("1 1 1 2 3 3 i - i 1", players=3)
+    assert _player_values(walled_with_a_stone, shifted) == [100, 200, 400]
+
+
 def test_inversion_shift_needs_the_blend() -> None:
     """The shift only says how far the blend reaches: with the blend at 0 nothing moves."""
     state = build("1 1 1 2 3 3 i i", players=3)

@@ -155,7 +155,8 @@ class EvalConfig:
     # (each line lets some opponent take it).  0 = off.
     inversion_blend: Ramp = (0, 0)
     # With `inversion_blend` on: blend towards the stones of the player as many seats back
-    # as there are inversion tiles left, not one.  If every tile is taken before phase 1
+    # as there are inversion tiles left, not one (tiles in a region without stones, which
+    # nobody can take, left out).  If every tile is taken before phase 1
     # ends, those are the stones each player ends it with, and taking a tile in the tree
     # then changes no value.  On `comp2024_04_8p` (four tiles, eight players, all four
     # taken late, stop 62) we led phase 1 for 600 plies with stones that went to the player

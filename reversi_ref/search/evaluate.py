@@ -121,6 +121,11 @@ class Evaluator:
             self.regions = connected_regions(engine)
             if len(self.regions) < 2:
                 self.regions = []
+        # `inversion_shift`: inversion tiles in regions with no stone (nor expansion stone)
+        # can never be taken, since a move needs a line of stones, so they shift nothing.
+        self.dead_inversions = 0
+        if config.inversion_shift and engine.players >= 3:
+            self.dead_inversions = dead_inversions(engine)
         # Building-phase values by Zobrist hash (mixed with the root's salt); a search meets
         # the same leaf again through transpositions and re-searches (7-35% of the calls).
         self._cache_mask = (1 << EVAL_CACHE_BITS) - 1
@@ -215,7 +220,7 @@ class Evaluator:
         if cfg.corner_overridable != 100 and e.players >= 3:
             self.discount_corners(values, w_corner)
         if cfg.inversion_blend != (0, 0) and e.players >= 3 and counts[INVERSION]:
-            shift = counts[INVERSION] if cfg.inversion_shift else 1
+            shift = counts[INVERSION] - self.dead_inversions if cfg.inversion_shift else 1
             self.blend_inversion(values, ramp(cfg.inversion_blend, progress),
                                  w_override, w_bomb, shift)
         if self.regions and e.players >= 3:
@@ -568,6 +573,18 @@ def connected_regions(engine: Engine) -> List[List[int]]:
             i += 1
         regions.append(group)
     return regions
+
+
+def dead_inversions(engine: Engine) -> int:
+    """How many inversion tiles lie in regions (`connected_regions`) that hold no stone of a
+    player and no expansion stone: nobody can ever take them."""
+    board = engine.board
+    n = engine.players
+    dead = 0
+    for region in connected_regions(engine):
+        if not any(1 <= board[c] <= n or board[c] == EXPANSION for c in region):
+            dead += sum(1 for c in region if board[c] == INVERSION)
+    return dead
 
 
 def is_decisive(value: int) -> bool:
