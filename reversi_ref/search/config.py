@@ -156,11 +156,12 @@ class EvalConfig:
     inversion_blend: Ramp = (0, 0)
     # With `inversion_blend` on: blend towards the stones of the player as many seats back
     # as there are inversion tiles left, not one (tiles in a region without stones, which
-    # nobody can take, left out).  If every tile is taken before phase 1
-    # ends, those are the stones each player ends it with, and taking a tile in the tree
-    # then changes no value.  On `comp2024_04_8p` (four tiles, eight players, all four
-    # taken late, stop 62) we led phase 1 for 600 plies with stones that went to the player
-    # four seats on, who won.
+    # nobody can take, left out).  If every tile is taken before phase 1 ends, those are the
+    # stones each player ends it with, and taking a tile in the tree then changes no value.
+    # In stop 61's seat-1 game on `comp2024_04_8p` (eight players, four tiles, all taken
+    # late) we led phase 1 for 600 plies with stones that went to the player four seats on,
+    # who won.  Self-play on four eight-player maps with tiles: no decision after 28 pairs
+    # (stop 62, docs/strength.md), so it stays off.
     inversion_shift: bool = False
     # The `search` player (paranoid) searches by best-reply search (`brs`) instead on maps
     # with at least this many players (0 = never).  With many players a paranoid tree of a
