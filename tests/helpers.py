@@ -58,12 +58,13 @@ def searcher_for(state: GameState, config: EvalConfig, root: Optional[int] = Non
     return searcher
 
 
-def random_positions(name: str, count: int, seed: int) -> List[GameState]:
-    """The first `count` phase-1 positions of a random game on a bundled map."""
+def random_positions(name: str, count: Optional[int], seed: int) -> List[GameState]:
+    """The first `count` phase-1 positions of a random game on a bundled map (all of them
+    when `count` is None)."""
     rng = random.Random(seed)
     state = parse_map((BUNDLED_MAPS / name).read_text())
     found: List[GameState] = []
-    while state.phase == "build" and len(found) < count:
+    while state.phase == "build" and (count is None or len(found) < count):
         found.append(state)
         state = play(state, rng.choice(legal_moves(state)))
     return found

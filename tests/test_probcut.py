@@ -21,7 +21,7 @@ NO_TABLE = replace(DEFAULT_CONFIG, use_tt=False)
 
 def _positions(name: str, seed: int) -> List[GameState]:
     """Phase-1 positions of a random game on a bundled map, every third from ply 6."""
-    return random_positions(name, 10 ** 4, seed)[6::3]
+    return random_positions(name, count=None, seed=seed)[6::3]
 
 
 @pytest.mark.parametrize("side", ["mover", "opponent"])
