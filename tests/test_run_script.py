@@ -68,3 +68,55 @@ def test_serial_runs_one_interpreter_after_the_other(tmp_path: Path) -> None:
     assert first_end <= second_start, "the runs overlapped: %s" % output
     assert "running beside it" not in output
     assert "all 2 interpreter runs passed" in output
+
+
+# A test that crashes the interpreter the way PyPy 7.3.11 sometimes does (SIGSEGV), on its
+# first CRASHES runs, and passes after that; each run leaves a mark in RUN_MARKS.
+CRASHING_TEST = '''
+import os, signal
+from pathlib import Path
+
+def test_crashes_the_interpreter_at_first():
+    marks = Path(os.environ["RUN_MARKS"])
+    runs = len(list(marks.iterdir()))
+    (marks / str(runs)).write_text("")
+    if runs < int(os.environ["CRASHES"]):
+        os.kill(os.getpid(), signal.SIGSEGV)
+'''
+
+
+def run_crashing(tmp_path: Path, crashes: int) -> Tuple[subprocess.CompletedProcess[str], int]:
+    """tests/run.py on a test that crashes its first `crashes` runs: (the result, runs made)."""
+    (tmp_path / "test_crashing.py").write_text(CRASHING_TEST)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = dict(os.environ, RUN_MARKS=str(marks), CRASHES=str(crashes),
+               PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    done = subprocess.run(
+        [sys.executable, str(RUN), "--interpreter", sys.executable,
+         str(tmp_path / "test_crashing.py")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+        timeout=120)
+    return done, len(list(marks.iterdir()))
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32",
+                    reason="needs POSIX signals")
+def test_a_run_the_interpreter_crashed_in_runs_again_and_the_summary_says_so(
+        tmp_path: Path) -> None:
+    done, runs = run_crashing(tmp_path, 1)
+    assert done.returncode == 0, done.stdout
+    assert runs == 2, done.stdout
+    assert "died of SIGSEGV" in done.stdout
+    assert "1 passed" in done.stdout and "(run 2 times: the interpreter crashed with SIGSEGV" \
+        in done.stdout.split("==== tests/run.py summary ====")[1]
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32",
+                    reason="needs POSIX signals")
+def test_a_run_that_keeps_crashing_fails_after_two_more_tries(tmp_path: Path) -> None:
+    done, runs = run_crashing(tmp_path, 10)
+    assert done.returncode == 1, done.stdout
+    assert runs == 3, done.stdout
+    summary = done.stdout.split("==== tests/run.py summary ====")[1]
+    assert "FAILED (pytest died of SIGSEGV)" in summary, summary
