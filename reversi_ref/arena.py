@@ -1003,18 +1003,17 @@ def pair_summary(records: Sequence[Dict[str, Any]], sprt: Optional[Tuple[float, 
     for record in records:
         if record.get("outcome") == "ok" and record["players"] == 2:
             pairs.setdefault((record["round"], record["map"]), []).append(record["points"])
-    counts = [0, 0, 0, 0, 0]
+    test = Sprt(*sprt) if sprt is not None else Sprt(0.0, 1.0)  # bounds unused without sprt
     for scores in pairs.values():
         if len(scores) == 2:
-            counts[max(0, min(4, int(round(sum(scores) * 2.0))))] += 1
+            test.add(sum(scores))
+    counts = test.counts
     if not sum(counts):
         return []
     elo, low, high = (round(value) + 0 for value in elo_interval(counts))  # no "-0"
     lines = ["two-player pairs %d, pentanomial %s: Elo %+.0f [%+.0f, %+.0f] (95%%)"
              % (sum(counts), " ".join(str(c) for c in counts), elo, low, high)]
     if sprt is not None:
-        test = Sprt(*sprt)
-        test.counts = counts
         lines.extend(test.report()[:2])
     return lines
 

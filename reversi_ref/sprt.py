@@ -2,19 +2,23 @@
 
 A candidate A plays a baseline B in pairs of games: same map, same opening, A in the first
 seating of the pair and B in it in the second (`tournament.seatings`), so luck of the seat and of
-the opening cancels within a pair.  A pair scores 0, 1/2, 1, 3/2 or 2 points for A (the
-pentanomial model; on maps with more than two seats a pair's points are rounded to the nearest
-half point).  After each pair the log-likelihood ratio of H1 (A is ELO1 stronger) against H0 (A
-is ELO0 stronger) is updated, and the test stops when it leaves (lower, upper) =
-(ln(beta / (1 - alpha)), ln((1 - beta) / alpha)): below accepts H0, above accepts H1.
+the opening cancels within a pair.  With two seats a pair scores 0, 1/2, 1, 3/2 or 2 points for
+A (the pentanomial model).  With more seats a game's points are A's mean result against B's
+seats, so a pair can score any multiple of a small fraction (1/16 with four seats each of
+eight); the test takes these points as they are, and the pentanomial counts in the report round
+them to the nearest half point.  After each pair the log-likelihood ratio of H1 (A is ELO1
+stronger) against H0 (A is ELO0 stronger) is updated, and the test stops when it leaves (lower,
+upper) = (ln(beta / (1 - alpha)), ln((1 - beta) / alpha)): below accepts H0, above accepts H1.
 
 Elo here is logistic Elo (expected score 1 / (1 + 10^(-elo / 400)), the scale of the
 tournament table), not Fishtest's newer normalized Elo.  The LLR is the generalized SPRT's
-normal approximation over the pentanomial frequencies (Van den Bergh): with mean pair score mu
-and per-pair variance var (both per game, out of 1) over N pairs,
+normal approximation (Van den Bergh), which holds for any bounded score: with mean pair score
+mu and per-pair variance var (both per game, out of 1) over N pairs,
 LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var), s0 and s1 the expected scores under H0 and H1.
-Half a pair is added to each of the five outcomes (a prior of 2.5 pairs with mean 1/2), so a
-lucky first pair or two cannot end the test on a zero variance.
+Half a pair is added at each of the five pentanomial scores (a prior of 2.5 pairs with mean
+1/2), so a lucky first pair or two cannot end the test on a zero variance.  Until stop 63 a
+many-seat pair's points were rounded to half points: that pulls them towards a draw, so the
+test needed more pairs and, at ELO1, accepted H0 more often than beta (docs/cluster.md).
 
 Pure standard library: the pair schedule and the statistics; `cluster.Runner` plays the games.
 """
@@ -62,29 +66,64 @@ def bounds(alpha: float, beta: float) -> Tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
+def weighted_moments(scores: Sequence[float], weights: Sequence[float]
+                     ) -> Tuple[float, float, float]:
+    """(pairs, mean score per game, variance of a pair's mean) of pair scores (per game, out of
+    1) each seen `weights` times, with the prior added."""
+    samples = list(zip(scores, weights)) + [(score, PRIOR) for score in PAIR_SCORES]
+    total = sum(w for _, w in samples)
+    mean = sum(w * s for s, w in samples) / total
+    variance = sum(w * (s - mean) ** 2 for s, w in samples) / total
+    return float(sum(weights)), mean, variance
+
+
 def mean_and_variance(counts: Sequence[float]) -> Tuple[float, float, float]:
     """(pairs, mean score per game, variance of a pair's mean) of pentanomial counts with the
     prior added."""
-    weights = [c + PRIOR for c in counts]
-    total = sum(weights)
-    mean = sum(w * s for w, s in zip(weights, PAIR_SCORES)) / total
-    variance = sum(w * (s - mean) ** 2 for w, s in zip(weights, PAIR_SCORES)) / total
-    return float(sum(counts)), mean, variance
+    return weighted_moments(PAIR_SCORES, counts)
+
+
+def moments_llr(moments: Tuple[float, float, float], elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) from (pairs, mean,
+    variance)."""
+    pairs, mean, variance = moments
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return pairs * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+
+
+def moments_elo(moments: Tuple[float, float, float]) -> Tuple[float, float, float]:
+    """(Elo, low, high): the logistic Elo of the mean score and its 95% interval."""
+    pairs, mean, variance = moments
+    spread = 1.96 * math.sqrt(variance / max(pairs, 1.0))
+    return elo_of_score(mean), elo_of_score(mean - spread), elo_of_score(mean + spread)
 
 
 def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pentanomial counts
     (pairs scoring 0, 1/2, 1, 3/2, 2 points)."""
-    pairs, mean, variance = mean_and_variance(counts)
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    return pairs * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    return moments_llr(mean_and_variance(counts), elo0, elo1)
 
 
 def elo_interval(counts: Sequence[float]) -> Tuple[float, float, float]:
-    """(Elo, low, high): the logistic Elo of the pairs' mean score and its 95% interval."""
-    pairs, mean, variance = mean_and_variance(counts)
-    spread = 1.96 * math.sqrt(variance / max(pairs, 1.0))
-    return elo_of_score(mean), elo_of_score(mean - spread), elo_of_score(mean + spread)
+    """(Elo, low, high): the logistic Elo of pentanomial counts' mean score and its 95%
+    interval."""
+    return moments_elo(mean_and_variance(counts))
+
+
+def points_moments(pair_points: Sequence[float]) -> Tuple[float, float, float]:
+    """(pairs, mean score per game, variance of a pair's mean) of pairs' points (0..2 each),
+    taken as they are, with the prior added."""
+    return weighted_moments([p / 2.0 for p in pair_points], [1.0] * len(pair_points))
+
+
+def scores_llr(pair_points: Sequence[float], elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 against H0 for pairs' points (0..2 each)."""
+    return moments_llr(points_moments(pair_points), elo0, elo1)
+
+
+def scores_elo(pair_points: Sequence[float]) -> Tuple[float, float, float]:
+    """(Elo, low, high) of pairs' points (0..2 each)."""
+    return moments_elo(points_moments(pair_points))
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> Tuple[float, float]:
@@ -118,7 +157,10 @@ class Verdict(NamedTuple):
 
 
 class Sprt:
-    """One running test: feed pair scores (0..2 points) with `add`, read `verdict`."""
+    """One running test: feed pair scores (0..2 points) with `add`, read `verdict`.
+
+    The LLR and Elo use the points as given; `counts` rounds them to half points for the
+    pentanomial line of the report."""
 
     def __init__(self, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05
                  ) -> None:
@@ -129,24 +171,31 @@ class Sprt:
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.lower, self.upper = bounds(alpha, beta)
         self.counts = [0, 0, 0, 0, 0]
+        self.points: List[float] = []
         # Set when the user stopped the test (Ctrl-C): the pairs so far are still reported.
         self.interrupted = False
 
     def add(self, points: float) -> Verdict:
         """Count one pair (A's points out of 2) and return the verdict after it."""
         self.counts[max(0, min(4, int(round(points * 2.0))))] += 1
+        self.points.append(float(points))
         return self.verdict()
+
+    def graded(self) -> bool:
+        """Whether some pair's points fall between half points (a game of more than two
+        seats), so the pentanomial counts are rounded."""
+        return any(abs(p * 2.0 - round(p * 2.0)) > 1e-9 for p in self.points)
 
     def verdict(self) -> Verdict:
         """H1 above the upper bound, H0 below the lower one, else ""."""
-        value = llr(self.counts, self.elo0, self.elo1)
+        value = scores_llr(self.points, self.elo0, self.elo1)
         result = "H1" if value >= self.upper else ("H0" if value <= self.lower else "")
         return Verdict(result, value, tuple(self.counts))
 
     def report(self) -> List[str]:
         """The result as text lines (Fishtest's layout)."""
         verdict = self.verdict()
-        elo, low, high = elo_interval(self.counts)
+        elo, low, high = scores_elo(self.points)
         pairs = sum(self.counts)
         lines = [
             "SPRT elo0=%g elo1=%g alpha=%g beta=%g (logistic Elo, pentanomial)"
@@ -156,8 +205,11 @@ class Sprt:
                 {"H1": "H1 accepted", "H0": "H0 accepted"}.get(
                     verdict.result, "no decision (interrupted)" if self.interrupted
                     else "no decision")),
-            "games %d (%d pairs), pentanomial %s" % (2 * pairs, pairs,
-                                                     " ".join(str(c) for c in self.counts)),
+            "games %d (%d pairs), pentanomial %s%s" % (
+                2 * pairs, pairs, " ".join(str(c) for c in self.counts),
+                " (pairs' points rounded to half points; LLR and Elo from the points as they "
+                "are, mean %.3f a game)" % (sum(self.points) / (2.0 * pairs))
+                if self.graded() else ""),
             "Elo %.1f [%.1f, %.1f] (95%%)" % (elo, low, high),
         ]
         return lines
@@ -165,12 +217,13 @@ class Sprt:
     def as_dict(self) -> Dict[str, Any]:
         """The result for a JSON file."""
         verdict = self.verdict()
-        elo, low, high = elo_interval(self.counts)
+        elo, low, high = scores_elo(self.points)
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "result": verdict.result, "interrupted": self.interrupted,
                 "llr": round(verdict.llr, 4),
                 "bounds": [round(self.lower, 4), round(self.upper, 4)],
-                "pentanomial": list(self.counts), "pairs": sum(self.counts),
+                "pentanomial": list(self.counts), "pair_points": list(self.points),
+                "pairs": sum(self.counts),
                 "games": 2 * sum(self.counts), "elo": round(elo, 2),
                 "elo_95": [round(low, 2), round(high, 2)]}
 
@@ -327,4 +380,4 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
 
 __all__ = ["PRIOR", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",
            "expected_score", "game_points", "llr", "opening", "pair_specs", "pairs_in_order",
-           "parse_sprt", "run_sprt", "run_sprt_command"]
+           "parse_sprt", "run_sprt", "run_sprt_command", "scores_elo", "scores_llr"]

@@ -25,9 +25,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-from reversi_ref.arena import (Played, Relay, fill, game_events, parse_template,
-                               phase1_depths, places, points, read_result, rules_summary,
-                               summary, PLAYER_KEYS, SERVER_KEYS, SERVER_REQUIRED)
+from reversi_ref.arena import (Played, Relay, fill, game_events, pair_summary,
+                               parse_template, phase1_depths, places, points, read_result,
+                               rules_summary, summary, PLAYER_KEYS, SERVER_KEYS, SERVER_REQUIRED)
 from reversi_ref import load_record, scores
 from reversi_ref.cli import UsageError, main
 
@@ -551,3 +551,24 @@ def test_summary_gives_the_share_of_first_places_with_three_or_more_players() ->
     assert "3-8 players: first place (alone or shared) in 3 of 4 games, 75.0% [30.1%, 95.4%] " \
            "(Wilson 95%)" in lines
     assert not any(line.startswith("3-8 players") for line in summary(games[4:], "us", None))
+
+
+def test_pair_summary_counts_two_player_pairs_by_hand() -> None:
+    """Pairs of one round and map: 1+1, 1+0, 1/2+0 points (pentanomial 0 1 1 0 1); a lone game,
+    a four-player game and an error are left out. With half a pair at each of 0, 1/4, 1/2,
+    3/4, 1 (weights 0.5, 1.5, 1.5, 0.5, 1.5 per game score): mean 3 / 5.5 = 0.545, +32 logistic
+    Elo; variance 0.1116, so the interval is 0.545 -+ 1.96 sqrt(0.1116 / 3), -279 to +433."""
+    def record(round_: int, map_: str, points: float, players: int = 2,
+               outcome: str = "ok") -> Dict[str, Any]:
+        return {"round": round_, "map": map_, "points": points, "players": players,
+                "outcome": outcome}
+    records = [record(1, "a", 1.0), record(1, "a", 1.0), record(1, "b", 1.0),
+               record(1, "b", 0.0), record(2, "a", 0.5), record(2, "a", 0.0),
+               record(2, "b", 1.0), record(1, "c", 1.0, players=4), record(1, "c", 1.0, players=4),
+               record(3, "a", 1.0, outcome="error"), record(3, "a", 1.0)]
+    lines = pair_summary(records, None)
+    assert lines == ["two-player pairs 3, pentanomial 0 1 1 0 1: Elo +32 [-279, +433] (95%)"]
+    with_test = pair_summary(records, (0.0, 50.0))
+    assert with_test[0] == lines[0] and with_test[1].startswith("SPRT elo0=0 elo1=50")
+    assert with_test[2].startswith("LLR ") and "no decision" in with_test[2]
+    assert pair_summary([record(1, "a", 1.0)], None) == []

@@ -7,7 +7,8 @@ import json
 import math
 import random
 from pathlib import Path
-from typing import List, Tuple
+from statistics import NormalDist
+from typing import Callable, List, Tuple
 
 import pytest
 
@@ -17,7 +18,7 @@ from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
 from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
                               game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
-                              wilson_interval)
+                              scores_elo, wilson_interval)
 
 DRAW_RATE = 0.3
 
@@ -65,19 +66,37 @@ def simulated_pair(rng: random.Random, elo: float) -> float:
     return points
 
 
-def simulated_run(rng: random.Random, elo: float, elo0: float, elo1: float) -> Tuple[str, int]:
+def simulated_many_seat_pair(rng: random.Random, elo: float) -> float:
+    """A's points in a pair of eight-seat games, four seats each. Each seat draws a normal
+    value, A's shifted so that one of its seats beats one of B's at the expected score of
+    `elo`; a game's points are A's share of the 16 comparisons (so they go together, as the
+    places of one game do)."""
+    shift = math.sqrt(2.0) * NormalDist().inv_cdf(expected_score(elo))
+    points = 0.0
+    for _ in range(2):
+        ours = [rng.gauss(shift, 1.0) for _ in range(4)]
+        theirs = [rng.gauss(0.0, 1.0) for _ in range(4)]
+        points += sum(1 for a in ours for b in theirs if a > b) / 16.0
+    return points
+
+
+def simulated_run(rng: random.Random, elo: float, elo0: float, elo1: float,
+                  pair: Callable[[random.Random, float], float] = simulated_pair
+                  ) -> Tuple[str, int]:
     """(verdict, pairs) of one SPRT against the simulation."""
     test = Sprt(elo0, elo1, 0.05, 0.05)
-    for pair in range(1, 100000):
-        verdict = test.add(simulated_pair(rng, elo))
+    for played in range(1, 100000):
+        verdict = test.add(pair(rng, elo))
         if verdict.result:
-            return verdict.result, pair
-    return "", pair
+            return verdict.result, played
+    return "", played
 
 
-def error_rate(elo: float, wrong: str, runs: int, seed: int) -> Tuple[float, List[int]]:
+def error_rate(elo: float, wrong: str, runs: int, seed: int,
+               pair: Callable[[random.Random, float], float] = simulated_pair
+               ) -> Tuple[float, List[int]]:
     rng = random.Random(seed)
-    results = [simulated_run(rng, elo, 0.0, 30.0) for _ in range(runs)]
+    results = [simulated_run(rng, elo, 0.0, 30.0, pair) for _ in range(runs)]
     assert all(verdict for verdict, _ in results)
     return sum(1 for verdict, _ in results if verdict == wrong) / runs, [p for _, p in results]
 
@@ -105,6 +124,51 @@ def test_sprt_is_undecided_between() -> None:
     """Halfway between ELO0 and ELO1 either answer comes often (the test is not one-sided)."""
     rate, _ = error_rate(15.0, "H0", 60, 3)
     assert 0.2 < rate < 0.8
+
+
+def test_many_seat_points_keep_the_error_rates() -> None:
+    """With eight-seat games' points taken as they are, the test still errs at most about 5%
+    of the time at ELO0 and at ELO1."""
+    rate, pairs = error_rate(0.0, "H1", RUNS, 4, simulated_many_seat_pair)
+    assert rate <= 0.05 + TOLERANCE
+    assert sorted(pairs)[RUNS // 2] > 10
+    rate, _ = error_rate(30.0, "H0", RUNS, 5, simulated_many_seat_pair)
+    assert rate <= 0.05 + TOLERANCE
+
+
+def test_many_seat_points_are_taken_as_they_are() -> None:
+    """Three eight-seat pairs of 1.25, 1.25 and 1.125 points, worked by hand: per game 0.625,
+    0.625 and 0.5625, with half a pair at each of 0, 1/4, 1/2, 3/4 and 1 (weight 5.5 in all).
+    Rounded to half points they would be three draws."""
+    test = Sprt(0.0, 50.0)
+    for points in (1.25, 1.25, 1.125):
+        test.add(points)
+    mean = (0.625 + 0.625 + 0.5625 + 0.5 * (0 + 0.25 + 0.5 + 0.75 + 1)) / 5.5
+    assert mean == pytest.approx(3.0625 / 5.5)
+    variance = (2 * (0.625 - mean) ** 2 + (0.5625 - mean) ** 2
+                + 0.5 * sum((s - mean) ** 2 for s in (0, 0.25, 0.5, 0.75, 1))) / 5.5
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-50 / 400))
+    expected = 3 * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    assert test.verdict().llr == pytest.approx(expected)
+    assert test.counts == [0, 0, 3, 0, 0]  # the report's pentanomial line, rounded
+    assert llr(test.counts, 0.0, 50.0) < 0 < expected  # rounding would turn the sign
+    elo, low, high = scores_elo(test.points)
+    assert elo == pytest.approx(-400 * math.log10(1 / mean - 1))
+    report = "\n".join(test.report())
+    assert "rounded to half points" in report and "mean 0.604 a game" in report
+    assert test.as_dict()["pair_points"] == [1.25, 1.25, 1.125]
+
+
+def test_two_seat_points_give_the_pentanomial_llr() -> None:
+    """Pairs of two-seat games (whole half points) give the LLR and Elo of their pentanomial
+    counts, and the report does not speak of rounding."""
+    rng = random.Random(6)
+    test = Sprt(0.0, 30.0)
+    for _ in range(40):
+        test.add(simulated_pair(rng, 20.0))
+    assert test.verdict().llr == pytest.approx(llr(test.counts, 0.0, 30.0))
+    assert scores_elo(test.points) == pytest.approx(elo_interval(test.counts))
+    assert "rounded" not in "\n".join(test.report())
 
 
 def test_rejects_bad_sprt_options() -> None:
