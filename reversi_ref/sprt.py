@@ -16,9 +16,9 @@ normal approximation (Van den Bergh), which holds for any bounded score: with me
 mu and per-pair variance var (both per game, out of 1) over N pairs,
 LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var), s0 and s1 the expected scores under H0 and H1.
 Half a pair is added at each of the five pentanomial scores (a prior of 2.5 pairs with mean
-1/2), so a lucky first pair or two cannot end the test on a zero variance.  Until stop 63 a
-many-seat pair's points were rounded to half points: that pulls them towards a draw, so the
-test needed more pairs and, at ELO1, accepted H0 more often than beta (docs/cluster.md).
+1/2), so a lucky first pair or two cannot end the test on a zero variance.  Rounding a
+many-seat pair's points to half points would pull them towards a draw: the test would need
+more pairs and, at ELO1, accept H0 more often than beta (docs/cluster.md).
 
 Pure standard library: the pair schedule and the statistics; `cluster.Runner` plays the games.
 """
@@ -116,12 +116,12 @@ def points_moments(pair_points: Sequence[float]) -> Tuple[float, float, float]:
     return weighted_moments([p / 2.0 for p in pair_points], [1.0] * len(pair_points))
 
 
-def scores_llr(pair_points: Sequence[float], elo0: float, elo1: float) -> float:
+def points_llr(pair_points: Sequence[float], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 against H0 for pairs' points (0..2 each)."""
     return moments_llr(points_moments(pair_points), elo0, elo1)
 
 
-def scores_elo(pair_points: Sequence[float]) -> Tuple[float, float, float]:
+def points_elo(pair_points: Sequence[float]) -> Tuple[float, float, float]:
     """(Elo, low, high) of pairs' points (0..2 each)."""
     return moments_elo(points_moments(pair_points))
 
@@ -188,14 +188,14 @@ class Sprt:
 
     def verdict(self) -> Verdict:
         """H1 above the upper bound, H0 below the lower one, else ""."""
-        value = scores_llr(self.points, self.elo0, self.elo1)
+        value = points_llr(self.points, self.elo0, self.elo1)
         result = "H1" if value >= self.upper else ("H0" if value <= self.lower else "")
         return Verdict(result, value, tuple(self.counts))
 
     def report(self) -> List[str]:
         """The result as text lines (Fishtest's layout)."""
         verdict = self.verdict()
-        elo, low, high = scores_elo(self.points)
+        elo, low, high = points_elo(self.points)
         pairs = sum(self.counts)
         lines = [
             "SPRT elo0=%g elo1=%g alpha=%g beta=%g (logistic Elo, pentanomial)"
@@ -217,7 +217,7 @@ class Sprt:
     def as_dict(self) -> Dict[str, Any]:
         """The result for a JSON file."""
         verdict = self.verdict()
-        elo, low, high = scores_elo(self.points)
+        elo, low, high = points_elo(self.points)
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "result": verdict.result, "interrupted": self.interrupted,
                 "llr": round(verdict.llr, 4),
@@ -380,4 +380,4 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
 
 __all__ = ["PRIOR", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",
            "expected_score", "game_points", "llr", "opening", "pair_specs", "pairs_in_order",
-           "parse_sprt", "run_sprt", "run_sprt_command", "scores_elo", "scores_llr"]
+           "parse_sprt", "points_elo", "points_llr", "run_sprt", "run_sprt_command"]

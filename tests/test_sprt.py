@@ -18,7 +18,7 @@ from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
 from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
                               game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
-                              scores_elo, wilson_interval)
+                              points_elo, wilson_interval)
 
 DRAW_RATE = 0.3
 
@@ -152,7 +152,7 @@ def test_many_seat_points_are_taken_as_they_are() -> None:
     assert test.verdict().llr == pytest.approx(expected)
     assert test.counts == [0, 0, 3, 0, 0]  # the report's pentanomial line, rounded
     assert llr(test.counts, 0.0, 50.0) < 0 < expected  # rounding would turn the sign
-    elo, low, high = scores_elo(test.points)
+    elo, low, high = points_elo(test.points)
     assert elo == pytest.approx(-400 * math.log10(1 / mean - 1))
     report = "\n".join(test.report())
     assert "rounded to half points" in report and "mean 0.604 a game" in report
@@ -167,7 +167,7 @@ def test_two_seat_points_give_the_pentanomial_llr() -> None:
     for _ in range(40):
         test.add(simulated_pair(rng, 20.0))
     assert test.verdict().llr == pytest.approx(llr(test.counts, 0.0, 30.0))
-    assert scores_elo(test.points) == pytest.approx(elo_interval(test.counts))
+    assert points_elo(test.points) == pytest.approx(elo_interval(test.counts))
     assert "rounded" not in "\n".join(test.report())
 
 
