@@ -18,6 +18,11 @@ Tuning: `--variant NAME=BASE:JSON` adds a player NAME that is BASE (`search`, `b
 `mcts`) with some evaluation weights changed (`reversi_ref.search.config.EvalConfig`), so
 weights can be compared in a tournament without editing code.
 
+Records: each game's record keeps its start (`start`, the map text after the random opening) and
+its turns (`played`: "x,y,special" for each move, "-" for a turn that ended in a
+disqualification, space-separated), so `replay_record` can rebuild any game with the readable
+rules.
+
 Results: each seat scores, against every other seat, 1 for more stones, 1/2 for as many, 0 for
 fewer (disqualified seats have fewer than anybody); a seat's score is the mean over its
 opponents, a name's score rate the mean over its seats.  Elo comes from the same pairwise
@@ -47,11 +52,12 @@ from .bundled import load_map_argument
 from .cli import UsageError, int_range, output_file, sigterm_as_interrupt
 from .client import move_budget_ms
 from .engine import Engine
+from .errors import IllegalMoveError
 from .mapfile import read_map
 from .match import (SPARSE_PROGRESS_SECONDS, add_time_control_flags, describe_time_control,
                     pypy_note, time_control)
 from .search.config import config_from_dict
-from .state import Move
+from .state import GameState, Move
 
 # The players a --variant can be based on.
 VARIANT_BASES = player_registry.TUNABLE
@@ -130,6 +136,7 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
     thinking = {p: 0.0 for p in seats}
     reasons: Dict[int, str] = {}
     moves = 0
+    played: List[str] = []
     started = time.monotonic()
     while not engine.is_over():
         p = engine.to_move
@@ -162,12 +169,14 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
         if error:
             reasons[p] = error
             engine.disqualify(p)
+            played.append("-")
         else:
+            played.append("%d,%d,%d" % Move(*choice))  # type: ignore[misc]  # checked by _apply
             depths[p].append(player.info.depth)
             nodes[p] += player.info.nodes
             thinking[p] += used
     return _record(spec, engine, reasons, moves, longest, depths, nodes, thinking,
-                   time.monotonic() - started)
+                   time.monotonic() - started, played)
 
 
 def make_player(name: str, seed: int, variants: Sequence[Tuple[str, str, str]] = ()
@@ -237,7 +246,8 @@ def pair_result(score_a: int, out_a: bool, score_b: int, out_b: bool) -> float:
 
 def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
             longest: Dict[int, float], depths: Dict[int, List[int]], nodes: Dict[int, int],
-            thinking: Dict[int, float], seconds: float) -> Dict[str, Any]:
+            thinking: Dict[int, float], seconds: float, played: Sequence[str]
+            ) -> Dict[str, Any]:
     n = engine.players
     scores = engine.scores()
     out = [bool(engine.disqualified[p]) for p in range(1, n + 1)]
@@ -261,7 +271,24 @@ def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
         })
     return {"game": spec.number, "map": spec.map_name, "seed": spec.seed,
             "time_ms": spec.time_ms, "depth": spec.depth, "moves": moves,
-            "seconds": round(seconds, 2), "seats": seats}
+            "seconds": round(seconds, 2), "seats": seats, "start": spec.map_text,
+            "played": " ".join(played)}
+
+
+def replay_record(record: Dict[str, Any]) -> GameState:
+    """The final position of a game record, rebuilt from its `start` and `played` turns by the
+    readable rules; IllegalMoveError if a turn is not legal there."""
+    from .rules import disqualify, initial_state, play
+    state = initial_state(read_map(record["start"]))
+    for turn in record["played"].split():
+        if state.to_move is None:
+            raise IllegalMoveError("turn %r after the end of the game" % turn)
+        if turn == "-":
+            state = disqualify(state, state.to_move)
+        else:
+            x, y, special = (int(v) for v in turn.split(","))
+            state = play(state, Move(x, y, special))
+    return state
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,13 +9,19 @@ import pytest
 
 from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
+from reversi_ref import tournament
+from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
+from reversi_ref.rules import scores
+from reversi_ref.state import GameState, Move
 from reversi_ref.tournament import (GameSpec, elo_ratings, make_player, pair_result,
-                                    parse_variant, play_game, schedule, seat_points, seatings)
+                                    parse_variant, play_game, replay_record, schedule,
+                                    seat_points, seatings)
 
 # Player 1 plays (2, 0), capturing (1, 0); then nobody can build and there are no bombs: the
 # game ends 3 to 0 (RULES.md 3, 4, 7).
 LANE = map_text("1 2 0")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_seatings_rotate_two_names_on_four_seats() -> None:
@@ -63,6 +69,50 @@ def test_play_game_records_the_result() -> None:
     assert [s["rank"] for s in seats] == [1, 2]
     assert [s["points"] for s in seats] == [1.0, 0.0]
     assert record["moves"] == 1
+
+
+def test_play_game_records_its_turns() -> None:
+    """The lane game's record keeps its start and its one turn, (2, 0) with no special."""
+    record = play_game(GameSpec(0, "lane", LANE, ("search", "greedy"), 1, 0, 1))
+    assert record["start"] == LANE
+    assert record["played"] == "2,0,0"
+    assert scores(replay_record(record)) == {1: 3, 2: 0}
+
+
+class RaisesOnItsThirdMove(Player):
+    """A player that plays greedily, then raises when asked for its third move."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.greedy = make_player("greedy", 1)
+        self.asked = 0
+
+    def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
+        self.asked += 1
+        if self.asked == 3:
+            raise RuntimeError("out of ideas")
+        return self.greedy.choose(state, time_ms, depth)
+
+
+def test_a_record_replays_to_its_scores_with_the_readable_rules(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games on the fast engine, rebuilt from their records by the readable rules, end with the
+    same stones and the same disqualified seat, the turn of the disqualification included."""
+    real = make_player
+    monkeypatch.setattr(tournament, "make_player", lambda name, seed, variants=(): (
+        RaisesOnItsThirdMove() if name == "fails" else real(name, seed, variants)))
+    text = (ROOT / "maps" / "sparks3p.map").read_text()
+    for seats in [("search", "random", "greedy"), ("random", "fails", "search")]:
+        record = play_game(GameSpec(0, "sparks3p", text, seats, 7, 0, 2))
+        final = replay_record(record)
+        turns = record["played"].split()
+        assert len(turns) == record["moves"]
+        assert [scores(final)[s["seat"]] for s in record["seats"]] == [
+            s["score"] for s in record["seats"]]
+        assert final.disqualified == {s["seat"] for s in record["seats"] if s["disqualified"]}
+        if "fails" in seats:
+            assert turns.count("-") == 1 and final.disqualified == {2}
+            assert turns.index("-") == 7  # seat 2's third turn: turns 1, 4 and 7 (0-based)
 
 
 def test_tournament_runs_two_tiny_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]
