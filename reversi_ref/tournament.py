@@ -56,6 +56,7 @@ from .errors import IllegalMoveError
 from .mapfile import read_map
 from .match import (SPARSE_PROGRESS_SECONDS, add_time_control_flags, describe_time_control,
                     pypy_note, time_control)
+from .rules import disqualify, initial_state, play
 from .search.config import config_from_dict
 from .state import GameState, Move
 
@@ -278,7 +279,6 @@ def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
 def replay_record(record: Dict[str, Any]) -> GameState:
     """The final position of a game record, rebuilt from its `start` and `played` turns by the
     readable rules; IllegalMoveError if a turn is not legal there."""
-    from .rules import disqualify, initial_state, play
     state = initial_state(read_map(record["start"]))
     for turn in record["played"].split():
         if state.to_move is None:
