@@ -278,16 +278,18 @@ def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
 
 def replay_record(record: Dict[str, Any]) -> GameState:
     """The final position of a game record, rebuilt from its `start` and `played` turns by the
-    readable rules; IllegalMoveError if a turn is not legal there."""
+    readable rules; IllegalMoveError if a turn is malformed or not legal there."""
     state = initial_state(read_map(record["start"]))
-    for turn in record["played"].split():
+    for number, turn in enumerate(record["played"].split(), start=1):
         if state.to_move is None:
-            raise IllegalMoveError("turn %r after the end of the game" % turn)
+            raise IllegalMoveError("turn %d (%r) comes after the end of the game" % (number, turn))
         if turn == "-":
             state = disqualify(state, state.to_move)
-        else:
-            x, y, special = (int(v) for v in turn.split(","))
-            state = play(state, Move(x, y, special))
+            continue
+        fields = turn.split(",")
+        if len(fields) != 3 or not all(f.isdigit() for f in fields):
+            raise IllegalMoveError("turn %d (%r) is not x,y,special" % (number, turn))
+        state = play(state, Move(*(int(f) for f in fields)))
     return state
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
+from reversi_ref.errors import IllegalMoveError
 from reversi_ref import tournament
 from reversi_ref.players import Player
 from reversi_ref.players.search import SearchPlayer
@@ -77,6 +78,16 @@ def test_play_game_records_its_turns() -> None:
     assert record["start"] == LANE
     assert record["played"] == "2,0,0"
     assert scores(replay_record(record)) == {1: 3, 2: 0}
+
+
+def test_replay_record_names_a_bad_turn() -> None:
+    """A malformed turn, an illegal one and one after the end are each named by number."""
+    for played, words in [("2,0", "turn 1 ('2,0') is not x,y,special"),
+                          ("2,0,0 x", "turn 2 ('x') comes after the end"),
+                          ("0,0,0", "")]:
+        with pytest.raises(IllegalMoveError) as caught:
+            replay_record({"start": LANE, "played": played})
+        assert words in str(caught.value)
 
 
 class RaisesOnItsThirdMove(Player):
