@@ -170,16 +170,23 @@ class Sprt:
             raise ValueError("--alpha and --beta must be between 0 and 0.5")
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.lower, self.upper = bounds(alpha, beta)
-        self.counts = [0, 0, 0, 0, 0]
         self.points: List[float] = []
         # Set when the user stopped the test (Ctrl-C): the pairs so far are still reported.
         self.interrupted = False
 
     def add(self, points: float) -> Verdict:
         """Count one pair (A's points out of 2) and return the verdict after it."""
-        self.counts[max(0, min(4, int(round(points * 2.0))))] += 1
         self.points.append(float(points))
         return self.verdict()
+
+    @property
+    def counts(self) -> List[int]:
+        """The pentanomial counts: pairs scoring 0, 1/2, 1, 3/2 and 2 points, each pair's
+        points rounded to the nearest half point."""
+        counts = [0, 0, 0, 0, 0]
+        for points in self.points:
+            counts[max(0, min(4, int(round(points * 2.0))))] += 1
+        return counts
 
     def graded(self) -> bool:
         """Whether some pair's points fall between half points (a game of more than two
@@ -196,7 +203,7 @@ class Sprt:
         """The result as text lines (Fishtest's layout)."""
         verdict = self.verdict()
         elo, low, high = points_elo(self.points)
-        pairs = sum(self.counts)
+        pairs = len(self.points)
         lines = [
             "SPRT elo0=%g elo1=%g alpha=%g beta=%g (logistic Elo, pentanomial)"
             % (self.elo0, self.elo1, self.alpha, self.beta),
@@ -206,7 +213,7 @@ class Sprt:
                     verdict.result, "no decision (interrupted)" if self.interrupted
                     else "no decision")),
             "games %d (%d pairs), pentanomial %s%s" % (
-                2 * pairs, pairs, " ".join(str(c) for c in self.counts),
+                2 * pairs, pairs, " ".join(str(c) for c in verdict.counts),
                 " (pairs' points rounded to half points; LLR and Elo from the points as they "
                 "are, mean %.3f a game)" % (sum(self.points) / (2.0 * pairs))
                 if self.graded() else ""),
@@ -222,9 +229,9 @@ class Sprt:
                 "result": verdict.result, "interrupted": self.interrupted,
                 "llr": round(verdict.llr, 4),
                 "bounds": [round(self.lower, 4), round(self.upper, 4)],
-                "pentanomial": list(self.counts), "pair_points": list(self.points),
-                "pairs": sum(self.counts),
-                "games": 2 * sum(self.counts), "elo": round(elo, 2),
+                "pentanomial": list(verdict.counts), "pair_points": list(self.points),
+                "pairs": len(self.points),
+                "games": 2 * len(self.points), "elo": round(elo, 2),
                 "elo_95": [round(low, 2), round(high, 2)]}
 
 
