@@ -165,14 +165,15 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
             if banks[p] < 0 and not error:
                 error = "timeout: answered after %.0f ms with %d ms in the bank" % (
                     used, banks[p] + int(math.ceil(used)))
+        move: Optional[Move] = None
         if not error:
-            error = _apply(engine, choice)
-        if error:
+            error, move = _apply(engine, choice)
+        if move is None:
             reasons[p] = error
             engine.disqualify(p)
             played.append("-")
         else:
-            played.append("%d,%d,%d" % Move(*choice))  # type: ignore[misc]  # checked by _apply
+            played.append("%d,%d,%d" % move)
             depths[p].append(player.info.depth)
             nodes[p] += player.info.nodes
             thinking[p] += used
@@ -206,20 +207,21 @@ def parse_variant(text: str, known: Sequence[str]) -> Tuple[str, str, str]:
     return name, base, json.dumps(values)
 
 
-def _apply(engine: Engine, choice: object) -> str:
-    """Play `choice` on the engine; "" when done, else why it is not a legal move."""
+def _apply(engine: Engine, choice: object) -> Tuple[str, Optional[Move]]:
+    """Play `choice` on the engine: ("", the move played), or (why it is not a legal move,
+    None)."""
     if not (isinstance(choice, tuple) and len(choice) in (2, 3)
             and all(isinstance(v, int) and not isinstance(v, bool) for v in choice)):
-        return "player returned %r, not a move" % (choice,)
+        return "player returned %r, not a move" % (choice,), None
     move = Move(*choice)
     if not (0 <= move.x < engine.width and 0 <= move.y < engine.height
             and 0 <= move.special < 32):
-        return "illegal move (%d, %d) special %d" % move
+        return "illegal move (%d, %d) special %d" % move, None
     encoded = engine.encode_move(move)
     if not engine.is_legal(encoded):
-        return "illegal move (%d, %d) special %d" % move
+        return "illegal move (%d, %d) special %d" % move, None
     engine.make(encoded)
-    return ""
+    return "", move
 
 
 def seat_points(scores: Sequence[int], disqualified: Sequence[bool]) -> List[float]:
