@@ -369,7 +369,7 @@ class Progress:
             self.shown = False
 
 
-def _as_move(value: object) -> Optional[Move]:
+def as_move(value: object) -> Optional[Move]:
     """`value` as a Move if it is one (or a tuple of 2 or 3 ints), else None."""
     if isinstance(value, tuple) and len(value) in (2, 3) and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -407,7 +407,7 @@ def run_match(game: Game, seats: Dict[int, player_registry.Player], depth: int =
             continue
         elapsed = (clock() - started) * 1000.0
         used = int(elapsed)  # whole milliseconds, as the server counts them
-        move = _as_move(choice)
+        move = as_move(choice)
         if move is None:
             game.fail("player returned %r, not a move" % (choice,), bank, depth, elapsed)
         elif time_ms and used > bank and not seat.timeless:

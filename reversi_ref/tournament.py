@@ -54,7 +54,7 @@ from .client import move_budget_ms
 from .engine import Engine
 from .errors import IllegalMoveError
 from .mapfile import read_map
-from .match import (SPARSE_PROGRESS_SECONDS, add_time_control_flags, describe_time_control,
+from .match import (SPARSE_PROGRESS_SECONDS, add_time_control_flags, as_move, describe_time_control,
                     pypy_note, time_control)
 from .rules import disqualify, initial_state, play
 from .search.config import config_from_dict
@@ -210,10 +210,9 @@ def parse_variant(text: str, known: Sequence[str]) -> Tuple[str, str, str]:
 def _apply(engine: Engine, choice: object) -> Tuple[str, Optional[Move]]:
     """Play `choice` on the engine: ("", the move played), or (why it is not a legal move,
     None)."""
-    if not (isinstance(choice, tuple) and len(choice) in (2, 3)
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in choice)):
+    move = as_move(choice)
+    if move is None:
         return "player returned %r, not a move" % (choice,), None
-    move = Move(*choice)
     if not (0 <= move.x < engine.width and 0 <= move.y < engine.height
             and 0 <= move.special < 32):
         return "illegal move (%d, %d) special %d" % move, None

@@ -126,6 +126,38 @@ def test_a_record_replays_to_its_scores_with_the_readable_rules(
             assert turns.index("-") == 7  # seat 2's third turn: turns 1, 4 and 7 (0-based)
 
 
+class Answers(Player):
+    """A player that always answers with one fixed value."""
+
+    def __init__(self, answer: object) -> None:
+        super().__init__()
+        self.answer = answer
+
+    def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
+        return self.answer  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("answer, reason", [
+    ("e4", "player returned 'e4', not a move"),
+    ((2, 0, 0, 0), "player returned (2, 0, 0, 0), not a move"),
+    ((True, 0), "player returned (True, 0), not a move"),
+    ((1, 0), "illegal move (1, 0) special 0"),
+    ((9, 0), "illegal move (9, 0) special 0"),
+    ((2, 0, 40), "illegal move (2, 0) special 40"),
+])
+def test_a_player_without_a_legal_move_is_disqualified(
+        answer: object, reason: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULES.md 8: an answer that is not a move, or not a legal one, disqualifies the seat
+    with that reason; on the lane map seat 2 then wins with no stone against none."""
+    monkeypatch.setattr(tournament, "make_player", lambda name, seed, variants=(): (
+        Answers(answer)))
+    record = play_game(GameSpec(0, "lane", LANE, ("bad", "bad"), 1, 0, 1))
+    first = record["seats"][0]
+    assert first["disqualified"] == reason
+    assert first["points"] == 0.0 and record["seats"][1]["points"] == 1.0
+    assert record["played"].split()[0] == "-"
+
+
 def test_tournament_runs_two_tiny_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     """Two games in two processes with rotated seats: each name wins the game it starts;
