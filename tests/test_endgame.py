@@ -17,6 +17,7 @@ import pytest
 from helpers import bombing, brute_force, build, finishes
 from reversi_ref import Move, legal_moves, play, scores
 from reversi_ref.engine import BOMB, Engine
+from reversi_ref.players import get
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.search import SearchPlayer
 from reversi_ref.search.alphabeta import PARANOID
@@ -141,6 +142,15 @@ def test_choose_bomb_is_exact_where_a_narrow_beam_misses() -> None:
         evaluator = Evaluator(engine, MapAnalysis(state.map), config)
         choice = choose_bomb(engine, evaluator, 1, depth=BOMB_DEPTH)
         assert engine.decode_move(choice.move) == expected, exact
+
+
+@pytest.mark.parametrize("name", ["search", "brs", "mcts"])
+def test_every_search_player_bombs_with_the_bombing_search(name: str) -> None:
+    """RULES.md 5, 7: in the position above, each search player takes (2, 0), the only win,
+    at a fixed depth and with a bank of 2 s."""
+    state = bombing("1 0 0 0 1 2 2 0", strength=1, bombs_per_player=[2, 1])
+    assert get(name, 1).choose(state, 0, BOMB_DEPTH) == Move(2, 0)
+    assert get(name, 1).choose(state, 2000, 1) == Move(2, 0)
 
 
 def test_root_also_tries_the_best_target_against_every_player() -> None:

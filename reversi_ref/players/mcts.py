@@ -13,7 +13,6 @@ import time
 from typing import Optional
 
 from ..engine import BOMB
-from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.mcts import Mcts
@@ -46,11 +45,11 @@ class MctsPlayer(Player):
 
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit)."""
-        evaluator, player, deadlines = self.context.begin_move(state, time_ms)
+        request = self.context.begin_move(state, time_ms)
+        evaluator, player, deadlines = request
         engine = evaluator.engine
         if engine.phase == BOMB:
-            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock,
-                                 BOMB_DEPTH if time_ms > 0 else max(1, depth), deadlines.soft)
+            choice = self.context.choose_bomb(request, time_ms, depth)
             self.info = SearchInfo(depth=choice.depth, nodes=choice.nodes)
             return engine.decode_move(choice.move)
         iterations = MAX_ITERATIONS if time_ms > 0 else ITERATIONS_PER_DEPTH * max(1, depth)

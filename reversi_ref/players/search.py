@@ -26,7 +26,6 @@ from typing import Callable, List, Optional
 from ..engine import BOMB
 from ..errors import IllegalMoveError
 from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
-from ..search.bombing import BOMB_DEPTH, choose_bomb
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
@@ -121,11 +120,11 @@ class SearchPlayer(Player):
     def choose(self, state: GameState, time_ms: int, depth: int) -> Move:
         """The move for `state.to_move`; `time_ms` is the whole bank (0 = no limit, search
         `depth` plies)."""
-        evaluator, player, deadlines = self.context.begin_move(state, time_ms)
+        request = self.context.begin_move(state, time_ms)
+        evaluator, player, deadlines = request
         engine = evaluator.engine
         if engine.phase == BOMB:
-            choice = choose_bomb(engine, evaluator, player, deadlines.hard, self.clock,
-                                 BOMB_DEPTH if time_ms > 0 else max(1, depth), deadlines.soft)
+            choice = self.context.choose_bomb(request, time_ms, depth)
             self.info = SearchInfo(depth=choice.depth, nodes=choice.nodes)
             self.last_value = choice.value
             return engine.decode_move(choice.move)

@@ -13,6 +13,7 @@ from ..errors import IllegalMoveError
 from ..geometry import Map
 from ..state import GameState
 from .analysis import MapAnalysis
+from .bombing import BOMB_DEPTH, BombChoice, choose_bomb
 from .config import EvalConfig
 from .evaluate import Evaluator
 from .position import EngineCache
@@ -112,3 +113,10 @@ class GameContext:
         if engine.phase != BOMB and (engine.phase != BUILD or engine.to_move != player):
             raise IllegalMoveError("not to move", "player %d cannot move now" % player)
         return MoveRequest(evaluator, player, self.deadlines(start, bank_ms, engine, player))
+
+    def choose_bomb(self, request: MoveRequest, bank_ms: int, depth: int) -> BombChoice:
+        """The bombing search's choice for `request`: within its deadlines to the end of the
+        phase when there is a bank, else `depth` bombs deep."""
+        evaluator, player, deadlines = request
+        return choose_bomb(evaluator.engine, evaluator, player, deadlines.hard, self.clock,
+                           BOMB_DEPTH if bank_ms > 0 else max(1, depth), deadlines.soft)
