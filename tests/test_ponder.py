@@ -11,7 +11,7 @@ from typing import Callable, List
 
 import pytest
 
-from helpers import bombing
+from helpers import bombing, build
 from reversi_ref import initial_state, legal_moves, play, read_map_file
 from reversi_ref.players.search import PollingClock, SearchPlayer
 from reversi_ref.search.alphabeta import BRS, PARANOID
@@ -80,6 +80,21 @@ def test_ponder_does_nothing_in_the_bombing_phase() -> None:
     never: Callable[[], bool] = after_polls(10 ** 9)
     assert player.ponder(bombing("1 2 0 0 1", to_move=2), 1, never) == 0
     assert player.ponder(bombing("1 2 0 0 1", to_move=1), 1, never) == 0
+
+
+def test_ponder_does_nothing_for_a_player_without_stones_or_moves() -> None:
+    """RULES.md 4: player 2 has no stone and no override stone, so no move; pondering for it
+    returns at once, without asking whether to stop.  Player 3, whose replies it would
+    search, is pondered as before."""
+    state = build("1 3 0 0\n0 0 0 0\n0 0 0 1", players=3)
+    asked: List[int] = []
+
+    def never() -> bool:
+        asked.append(1)
+        return False
+    assert SearchPlayer().ponder(state, 2, never) == 0
+    assert asked == []
+    assert SearchPlayer().ponder(state, 3, after_polls(50)) >= 1
 
 
 @pytest.mark.parametrize("mode", [PARANOID, BRS])

@@ -164,10 +164,17 @@ class SearchPlayer(Player):
         value or MAX_DEPTH; the depth completed.  With an opponent to move, its replies are
         searched; with `player` to move (the client does that only before the game's first
         move request), `player`'s own move, as `choose` would.  The bombing phase is not
-        pondered (its searches are short)."""
+        pondered (its searches are short), nor a position where `player` has no stone and no
+        move."""
         if state.phase != BUILD or state.to_move is None:
             return 0
         evaluator = self.context.load(state)
+        engine = evaluator.engine
+        # A player the others have taken every stone from, with no move left, has nothing to
+        # think about: only a swap tile could give it stones again.  Pondering there kept a
+        # core busy for the rest of a game (comp2024_04_8p seat 2, stop 64).
+        if engine.counts[player] == 0 and not engine.has_any_move(player):
+            return 0
         # The client ponders only while no message waits, so the next request arrives after
         # the set-up of `prepare`: the first move need not pay for it (`start_move`).
         self.context.prepare_seconds = 0.0
