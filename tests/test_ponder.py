@@ -84,8 +84,8 @@ def test_ponder_does_nothing_in_the_bombing_phase() -> None:
 
 def test_ponder_does_nothing_for_a_player_without_stones_or_moves() -> None:
     """RULES.md 4: player 2 has no stone and no override stone, so no move; pondering for it
-    returns at once, without asking whether to stop.  Player 3, whose replies it would
-    search, is pondered as before."""
+    returns at once, without asking whether to stop.  Pondering for player 3, who has a
+    stone, still searches."""
     state = build("1 3 0 0\n0 0 0 0\n0 0 0 1", players=3)
     asked: List[int] = []
 
