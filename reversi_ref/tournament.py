@@ -136,8 +136,7 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
     nodes = {p: 0 for p in seats}
     thinking = {p: 0.0 for p in seats}
     reasons: Dict[int, str] = {}
-    moves = 0
-    played: List[str] = []
+    played: List[str] = []  # one entry a turn, so also the count of moves
     started = time.monotonic()
     while not engine.is_over():
         p = engine.to_move
@@ -159,7 +158,6 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
             error = "player raised %s: %s" % (type(exc).__name__, exc)
         used = (time.monotonic() - t0) * 1000.0
         longest[p] = max(longest[p], used)
-        moves += 1
         if spec.time_ms > 0:
             banks[p] -= int(math.ceil(used))
             if banks[p] < 0 and not error:
@@ -177,7 +175,7 @@ def play_game(spec: GameSpec) -> Dict[str, Any]:
             depths[p].append(player.info.depth)
             nodes[p] += player.info.nodes
             thinking[p] += used
-    return _record(spec, engine, reasons, moves, longest, depths, nodes, thinking,
+    return _record(spec, engine, reasons, longest, depths, nodes, thinking,
                    time.monotonic() - started, played)
 
 
@@ -246,7 +244,7 @@ def pair_result(score_a: int, out_a: bool, score_b: int, out_b: bool) -> float:
     return 0.5 if score_a == score_b else 0.0
 
 
-def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
+def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str],
             longest: Dict[int, float], depths: Dict[int, List[int]], nodes: Dict[int, int],
             thinking: Dict[int, float], seconds: float, played: Sequence[str]
             ) -> Dict[str, Any]:
@@ -272,7 +270,7 @@ def _record(spec: GameSpec, engine: Engine, reasons: Dict[int, str], moves: int,
             "thinking_ms": round(thinking[p], 1),
         })
     return {"game": spec.number, "map": spec.map_name, "seed": spec.seed,
-            "time_ms": spec.time_ms, "depth": spec.depth, "moves": moves,
+            "time_ms": spec.time_ms, "depth": spec.depth, "moves": len(played),
             "seconds": round(seconds, 2), "seats": seats, "start": spec.map_text,
             "played": " ".join(played)}
 
