@@ -21,6 +21,7 @@ not play).  docs/strength.md shows the commands of the passes against the offici
 from __future__ import annotations
 
 import argparse
+import errno
 import fnmatch
 import glob
 import json
@@ -69,6 +70,9 @@ KILL_GRACE = 2.0
 # A game whose server did not open its port is started again on a new one this many times in
 # all before it is recorded as an error.
 PORT_ATTEMPTS = 3
+# What a server that exits when its port is taken (`reversi-ref serve` does) prints last: the
+# system's text for the error, as Python words it on this machine.
+ADDRESS_IN_USE = os.strerror(errno.EADDRINUSE)
 
 
 class GameError(ReversiError):
@@ -83,7 +87,8 @@ class SetupError(ReversiError):
 class PortTaken(GameError):
     """The server did not open the port it was given: between `free_port` and the server's
     start something else (another arena's relay, say) took it, and the official server then
-    opens the next free port instead.  The game is played again on a new port."""
+    opens the next free port instead (`reversi-ref serve` exits, saying the address is in
+    use).  The game is played again on a new port."""
 
 
 # --------------------------------------------------------------------------- templates
@@ -681,8 +686,13 @@ def run_processes(game: Game, settings: Settings, processes: Processes, workdir:
         for handle in logs:
             handle.flush()
         said = read_text(server_output).strip().splitlines()
-        raise SetupError("%s (map %s)%s" % (problem, game.map.path or game.map.argument,
-                                            ": " + said[-1].strip() if said else "")) from None
+        if not (said and ADDRESS_IN_USE in said[-1]):
+            raise SetupError("%s (map %s)%s" % (problem, game.map.path or game.map.argument,
+                                                ": " + said[-1].strip() if said else "")) from None
+        # The server exited because its port was taken: the same race as PortTaken's.
+        outcome, error = "error", "the server could not open port %d: %s" % (
+            port, said[-1].strip())
+        port_taken = True
     finally:
         for process in started:
             processes.stop(process)

@@ -231,19 +231,30 @@ def test_a_game_past_the_timeout_is_stopped_with_all_its_processes(tmp_path: Pat
             os.kill(pid, 0)
 
 
-def test_a_game_whose_server_took_another_port_is_played_again_on_a_new_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first server opens the port after the one it was given, as the official server
-    does when its port was taken in the meantime; the game is started again on a new port
-    and recorded as played, not as an error."""
+# What the first server of a game does instead of opening its port: the official server opens
+# the next one (here after the arena's 2 s wait for a server); `reversi-ref serve` exits,
+# saying the address is in use.
+FIRST_SERVERS = {
+    "opens the next port": ("s = socket.socket(); s.bind(('127.0.0.1', int(port) + 1)); "
+                            "s.listen(8); time.sleep(60)"),
+    "exits": ("print('OSError: [Errno %d] %s' % (errno.EADDRINUSE, "
+              "os.strerror(errno.EADDRINUSE))); sys.exit(1)"),
+}
+
+
+@pytest.mark.parametrize("first", sorted(FIRST_SERVERS))
+def test_a_game_whose_port_was_taken_is_played_again_on_a_new_one(
+        first: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's first server does not serve on the port it was given (its port was taken
+    after the arena chose it); the game is started again on a new port and recorded as
+    played, not as an error nor as the end of the series."""
     monkeypatch.setattr("reversi_ref.arena.SERVER_START", 2.0)
     marker = tmp_path / "first-server"
-    code = ("import os, socket, sys, time; port, game_map, result, marker = sys.argv[1:]; "
+    code = ("import errno, os, socket, sys, time; port, game_map, result, marker = sys.argv[1:]; "
             "serve = [sys.executable, '-m', 'reversi_ref', 'serve', '-m', game_map, '-p', port, "
             "'-r', result, '-q', '-d', '1', '--start-pause', '0.1']; "
             "os.path.exists(marker) and os.execv(sys.executable, serve); "
-            "open(marker, 'w').close(); s = socket.socket(); "
-            "s.bind(('127.0.0.1', int(port) + 1)); s.listen(8); time.sleep(60)")
+            "open(marker, 'w').close(); " + FIRST_SERVERS[first])
     server = "%s -c \"%s\" {port} {map} {result} %s" % (PY, code, marker)
     out = tmp_path / "games.jsonl"
     assert main(["arena", "--server", server, "--player", OURS, "--player", THEIRS,
