@@ -40,6 +40,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.tune",
     "reversi_ref.render.cli",
     "reversi_ref.analyse",
+    "reversi_ref.timeline",
     "reversi_ref.specs",
     "reversi_ref.perft",
     "reversi_ref.conform",
