@@ -10,7 +10,7 @@ import itertools
 import random
 import time
 from dataclasses import replace
-from typing import Tuple
+from typing import Any, List, Optional, Set, Tuple
 
 import pytest
 
@@ -20,11 +20,12 @@ from reversi_ref.engine import BOMB, Engine
 from reversi_ref.players import get
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.search.alphabeta import PARANOID
+from reversi_ref.search.alphabeta import PARANOID, Searcher
 from reversi_ref.search.analysis import MapAnalysis
 from reversi_ref.search.bombing import BOMB_DEPTH, _BombSearch, choose_bomb, root_candidates
 from reversi_ref.search.config import DEFAULT_CONFIG, EvalConfig
-from reversi_ref.search.endgame import BombSolver, leaf_value, places
+from reversi_ref.search.endgame import (LEAF_BUDGET, BombSolver, Solved, leaf_key, leaf_value,
+                                        places)
 from reversi_ref.search.evaluate import Evaluator, is_decisive
 from reversi_ref.search.timing import NO_DEADLINE, Clock, expected_own_moves, plan_budget
 from reversi_ref.state import GameState
@@ -128,6 +129,69 @@ def test_leaf_value_is_decisive_only_when_solved() -> None:
     assert is_decisive(leaf_value(on, 1)) and leaf_value(on, 1) > 0
     off = Evaluator(engine, analysis, replace(DEFAULT_CONFIG, exact_endgame=False))
     assert not is_decisive(off.evaluate(1))
+
+
+def eight_players_three_bombs() -> GameState:
+    """A bombing position of eight players with 5 to 12 stones and three strength-0 bombs
+    each: the paranoid counts game is far over the leaf budget."""
+    rows = [str(p) * (4 + p) + "0" * (12 - 4 - p) for p in range(1, 9)]
+    return bombing("\n".join(" ".join(row) for row in rows), players=8, bombs=3)
+
+
+def count_solves(monkeypatch: pytest.MonkeyPatch) -> List[int]:
+    """Patch BombSolver.solve to count its calls; the list's length is the count."""
+    calls: List[int] = []
+    solve = BombSolver.solve
+
+    def counted(self: BombSolver, root: int, budget: int, *args: Any, **kwargs: Any
+                ) -> Optional[Solved]:
+        calls.append(root)
+        return solve(self, root, budget, *args, **kwargs)
+
+    monkeypatch.setattr(BombSolver, "solve", counted)
+    return calls
+
+
+def test_a_hopeless_leaf_is_tried_once_per_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With eight players the strength-0 leaf solve runs out of budget; the search then values
+    leaves with the same bombs in hand by the evaluation without trying again, until its
+    next search."""
+    state = eight_players_three_bombs()
+    engine = Engine(state)
+    evaluator = Evaluator(engine, MapAnalysis(state.map), DEFAULT_CONFIG)
+    assert BombSolver(engine).solve(1, LEAF_BUDGET) is None
+    searcher = Searcher(engine, evaluator, DEFAULT_CONFIG)
+    searcher.reset(1)
+    calls = count_solves(monkeypatch)
+    values = [leaf_value(evaluator, 1, searcher.hopeless_leaves) for _ in range(3)]
+    assert len(calls) == 1 and values == [evaluator.evaluate(1)] * 3
+    assert searcher.hopeless_leaves == {leaf_key(engine, 1)}
+    engine.make(engine.legal_moves()[0])  # player 1 bombs: other bombs in hand, tried again
+    leaf_value(evaluator, 1, searcher.hopeless_leaves)
+    engine.unmake()
+    assert len(calls) == 2
+    searcher.reset(1)
+    leaf_value(evaluator, 1, searcher.hopeless_leaves)
+    assert len(calls) == 3
+
+
+def test_two_player_and_solved_leaves_are_always_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory of hopeless leaves keeps only failures, and only with three or more
+    players: a solved leaf stays exact, and two players' leaves are tried every time."""
+    hopeless: Set[Tuple[int, ...]] = set()
+    solved = bombing("1 1 1 2 0", bombs_per_player=[1, 1])  # 2 to 0 after the bombs
+    engine = Engine(solved)
+    evaluator = Evaluator(engine, MapAnalysis(solved.map), DEFAULT_CONFIG)
+    assert is_decisive(leaf_value(evaluator, 1, hopeless)) and not hopeless
+    # Two players with 40 bombs each over 44 cells: past the budget, tried every time.
+    long = bombing("\n".join(["1 2 0 0 0 0 0 0 0 0 0"] * 4), bombs=40)
+    engine = Engine(long)
+    evaluator = Evaluator(engine, MapAnalysis(long.map), DEFAULT_CONFIG)
+    assert BombSolver(engine).solve(1, LEAF_BUDGET) is None
+    calls = count_solves(monkeypatch)
+    for _ in range(2):
+        leaf_value(evaluator, 1, hopeless)
+    assert len(calls) == 2 and not hopeless
 
 
 def test_choose_bomb_is_exact_where_a_narrow_beam_misses() -> None:

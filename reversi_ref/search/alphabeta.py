@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Deque, Iterator, List, Optional, Tuple
+from typing import Deque, Iterator, List, Optional, Set, Tuple
 
 from ..engine import BOMB, BUILD
 from ..engine.core import Engine
@@ -172,6 +172,8 @@ class Searcher:
         self.probcut_margin = (config.probcut_margin if config.probcut_margin > 0
                                and config.probcut_reduction > 0 and engine.players == 2 else 0)
         self.probcut_min_depth = config.probcut_reduction + 2
+        # Bombing-phase leaves not worth solving again in this search (`endgame.leaf_value`).
+        self.hopeless_leaves: Set[Tuple[int, ...]] = set()
 
     # -----------------------------------------------------------------------------------------
     # Set-up
@@ -197,6 +199,7 @@ class Searcher:
         self.stopped = False
         self.partial = None
         self.table.new_search()
+        self.hopeless_leaves.clear()
         keep = self.config.keep_overrides
         self.keep_overrides = (keep > 0 and self.overrides_scarce
                                and self.evaluator.progress() < keep)
@@ -567,7 +570,7 @@ class Searcher:
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
             if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
-                return leaf_value(self.evaluator, self.root)
+                return leaf_value(self.evaluator, self.root, self.hopeless_leaves)
             if self.swap_cells and e.phase == BUILD and ply < MAX_PLY:
                 return self.swap_quiescence(alpha, beta, SWAP_PLIES)
             return self.evaluator.evaluate(self.root, alpha, beta)
@@ -747,7 +750,7 @@ class Searcher:
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
             if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
-                return leaf_value(self.evaluator, self.root)
+                return leaf_value(self.evaluator, self.root, self.hopeless_leaves)
             return self.evaluator.evaluate(self.root, alpha, beta)
         root = self.root
         z = e.zobrist

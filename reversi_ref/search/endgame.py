@@ -24,7 +24,7 @@ cells left: `counts_value` solves that small game instead of the board.
 from __future__ import annotations
 
 import time
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Set, Tuple
 
 from ..engine import BOMB, EMPTY
 from ..engine.core import Engine
@@ -434,9 +434,18 @@ def solver_for(evaluator: Evaluator) -> BombSolver:
 
 # A phase-1 leaf in the bombing phase is solved only when even trying every target for every
 # bomb left (cells ** bombs) takes at most this many blasts, so a leaf never costs more than
-# a few milliseconds (strength 0 always: that game is small).  A long bombing phase
-# (heartExercise3: 11 bombs over 100 cells) is out of reach at the leaves.
+# a few milliseconds.  A long bombing phase (heartExercise3: 11 bombs over 100 cells) is out
+# of reach at the leaves.  With strength 0 the solve is always tried (the counts game is
+# small with few players and bombs) and stops at this many counts positions.
 LEAF_BUDGET = 400
+
+
+# With three or more players still in the game, a strength-0 leaf whose solve ran past
+# LEAF_BUDGET is not tried again in the same search with the same bombs in hand (`leaf_value`'s
+# `hopeless`).  The paranoid counts game of eight players with three bombs each is far over
+# the budget, so every such leaf fails alike, and each failure spent the whole budget: about
+# 8 ms under PyPy, where an evaluation costs microseconds (docs/speed.md).
+HOPELESS_MIN_PLAYERS = 3
 
 
 def bombs_left(engine: Engine) -> int:
@@ -444,17 +453,34 @@ def bombs_left(engine: Engine) -> int:
     return sum(engine.bombs[p] for p in engine.players_in_game())
 
 
-def leaf_value(evaluator: Evaluator, root: int) -> int:
+def leaf_key(engine: Engine, root: int) -> Tuple[int, ...]:
+    """What the size of a strength-0 leaf's solve depends on besides the stone counts: the
+    root, the bomber to move and the bombs in hand of each player (-1: disqualified)."""
+    return (root, engine.to_move) + tuple(
+        -1 if engine.disqualified[p] else engine.bombs[p] for p in range(1, engine.players + 1))
+
+
+def leaf_value(evaluator: Evaluator, root: int,
+               hopeless: Optional[Set[Tuple[int, ...]]] = None) -> int:
     """The search value of a position at the end of phase 1 (or later) for `root`: the
     bombing phase solved exactly (on places, the evaluation breaking ties) when that is in
-    reach (see LEAF_BUDGET), else the evaluation."""
+    reach (see LEAF_BUDGET), else the evaluation.  `hopeless` (kept by the caller for one
+    search) holds the `leaf_key`s whose solve ran out of budget (HOPELESS_MIN_PLAYERS)."""
     e = evaluator.engine
     if e.phase == OVER:
         return evaluator.evaluate(root)
     if e.strength > 0 and (e.cells - e.counts[HOLE]) ** bombs_left(e) > LEAF_BUDGET:
         return evaluator.evaluate(root)
+    key: Optional[Tuple[int, ...]] = None
+    if (hopeless is not None and e.strength == 0
+            and len(e.players_in_game()) >= HOPELESS_MIN_PLAYERS):
+        key = leaf_key(e, root)
+        if key in hopeless:
+            return evaluator.evaluate(root)
     solved = solver_for(evaluator).solve(root, LEAF_BUDGET)
     if solved is None:
+        if key is not None and hopeless is not None:
+            hopeless.add(key)
         return evaluator.evaluate(root)
     left = sum(1 for p in e.players_in_game() if p != root)
     return search_value(solved.value, left, evaluator.evaluate(root))
