@@ -54,7 +54,8 @@ class _Disagreement(Exception):
     """The rules and the server's announcements differ (the message says where and how)."""
 
 
-def _stones(state: GameState) -> List[int]:
+def seat_stones(state: GameState) -> List[int]:
+    """Every player's stones in seat order (RULES.md 7)."""
     counts = scores(state)
     return [counts[p] for p in range(1, state.players + 1)]
 
@@ -96,7 +97,7 @@ class _Replayer:
             if self.state.phase == BUILD:
                 raise _Disagreement("%s: the rules are still in the building phase (player %d "
                                     "to move)" % (where, self.state.to_move or 0))
-            self.phase1_stones = _stones(self.state)
+            self.phase1_stones = seat_stones(self.state)
             self.phase1_end = {"after_move": self.last_move(),
                                "scores": _scores_field(self.state, self.phase1_stones)}
         elif event == "end":
@@ -135,7 +136,7 @@ class _Replayer:
         if state.to_move is not None:
             raise _Disagreement("%s: by the rules the game goes on (player %d to move)"
                                 % (where, state.to_move))
-        stones = _stones(state)
+        stones = seat_stones(state)
         if result is not None:
             for player in range(1, state.players + 1):
                 counted = 0 if player in state.disqualified else stones[player - 1]

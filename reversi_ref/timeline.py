@@ -21,10 +21,11 @@ import argparse
 from collections import Counter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
+from .arenatrace import seat_stones
 from .cli import int_range
 from .render.cli import load_input
 from .render.record import Frame, Record
-from .rules import ranking, scores
+from .rules import ranking
 from .state import BONUS_BOMB, BUILD, GameState
 
 # Rows of the stone table when --every is not given.
@@ -37,12 +38,6 @@ class Event(NamedTuple):
 
     move: int
     text: str
-
-
-def stones(state: GameState) -> List[int]:
-    """Every player's stones in seat order (RULES.md 7)."""
-    counts = scores(state)
-    return [counts[p] for p in range(1, state.players + 1)]
 
 
 def describe_stones(counts: Sequence[int]) -> str:
@@ -81,7 +76,7 @@ def tile_event(frame: Frame) -> Optional[Event]:
     elif tile == "b":
         what += " for %s" % ("a bomb" if move.special == BONUS_BOMB else "an override stone")
     return Event(frame.number, "%s: stones %s -> %s" % (
-        what, describe_stones(stones(before)), describe_stones(stones(frame.state))))
+        what, describe_stones(seat_stones(before)), describe_stones(seat_stones(frame.state))))
 
 
 def stone_events(frame: Frame) -> List[Event]:
@@ -89,7 +84,7 @@ def stone_events(frame: Frame) -> List[Event]:
     if frame.before is None:
         return []
     events: List[Event] = []
-    old, new = stones(frame.before), stones(frame.state)
+    old, new = seat_stones(frame.before), seat_stones(frame.state)
     for player in frame.state.active_players():
         if old[player - 1] > 0 and new[player - 1] == 0:
             events.append(Event(frame.number, "player %d has no stone left" % player))
@@ -144,7 +139,7 @@ def stone_table(record: Record, every: int) -> List[str]:
     lines = ["%6s  %s" % ("move", " ".join("%5s" % ("p%d" % p) for p in range(1, n + 1)))]
     numbers = list(range(0, last, every)) + [last]
     for number in numbers:
-        counts = stones(record.frames[number].state)
+        counts = seat_stones(record.frames[number].state)
         lines.append("%6d  %s" % (number, " ".join("%5d" % c for c in counts)))
     return lines
 

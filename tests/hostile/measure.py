@@ -73,7 +73,7 @@ def run_bounded(command: Sequence[str], timeout: float, memory_mb: int = 0,
         env["REVERSI_PEAK_FILE"] = peak_file
         command.insert(1, str(Path(__file__).with_name("peak.py")))
     start = time.monotonic()
-    process = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                env=env, cwd=str(root), preexec_fn=limit)
     killed: List[bool] = []
 
