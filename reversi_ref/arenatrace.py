@@ -30,7 +30,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from . import parse_map
 from .errors import IllegalMoveError, MapError
-from .rules import disqualify, play, scores
+from .rules import disqualify, play, printed_scores, seat_stones
 from .state import BUILD, GameState, Move
 
 TRACE_FORMAT = "reversi-ref-arena-1"
@@ -52,17 +52,6 @@ class Replay(NamedTuple):
 
 class _Disagreement(Exception):
     """The rules and the server's announcements differ (the message says where and how)."""
-
-
-def seat_stones(state: GameState) -> List[int]:
-    """Every player's stones in seat order (RULES.md 7)."""
-    counts = scores(state)
-    return [counts[p] for p in range(1, state.players + 1)]
-
-
-def _scores_field(state: GameState, stones: List[int]) -> Dict[str, Any]:
-    return {str(p): ("disqualified" if p in state.disqualified else stones[p - 1])
-            for p in range(1, state.players + 1)}
 
 
 def _numbers(where: str, words: Sequence[str], count: int) -> List[int]:
@@ -99,7 +88,7 @@ class _Replayer:
                                     "to move)" % (where, self.state.to_move or 0))
             self.phase1_stones = seat_stones(self.state)
             self.phase1_end = {"after_move": self.last_move(),
-                               "scores": _scores_field(self.state, self.phase1_stones)}
+                               "scores": printed_scores(self.state)}
         elif event == "end":
             self.end(where, result)
         else:
@@ -145,7 +134,7 @@ class _Replayer:
                         "%s: the server's result gives player %d %d stones, the rules %d"
                         % (where, player, result[player - 1], counted))
         self.final_stones = stones
-        self.final = {"after_move": self.last_move(), "scores": _scores_field(state, stones)}
+        self.final = {"after_move": self.last_move(), "scores": printed_scores(state)}
 
 
 def replay_events(map_text: str, events: Sequence[str],

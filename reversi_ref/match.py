@@ -31,7 +31,7 @@ from .protocol import (Disqualification, EndOfGame, EndOfPhase1, Message,
                        MoveAnnouncement)
 from .render.text import render_text, use_color
 from .rules import (blast_cells, captured_cells, disqualify, initial_state, legal_moves, play,
-                    ranking, scores)
+                    printed_scores, ranking)
 from .state import BOMB, BUILD, OVER, GameState, Move
 
 TRACE_FORMAT = "reversi-ref-trace-1"
@@ -57,13 +57,6 @@ def valid_positions(state: GameState) -> List[Cell]:
     if state.phase != BUILD or state.to_move is None:
         return []
     return sorted({(m.x, m.y) for m in legal_moves(state)})
-
-
-def score_table(state: GameState) -> Dict[str, Any]:
-    """Each player's stone count, or "disqualified" (RULES.md 7), keyed by the player as text."""
-    counts = scores(state)
-    return {str(p): ("disqualified" if p in state.disqualified else counts[p])
-            for p in range(1, state.players + 1)}
 
 
 # --------------------------------------------------------------------------- the referee's books
@@ -266,7 +259,7 @@ class Game:
         """RULES.md 4: 8 when phase 1 has just ended (always), 9 when the game has ended."""
         messages: List[Message] = []
         if before == BUILD and self.state.phase != BUILD:
-            table = score_table(self.state)
+            table = printed_scores(self.state)
             self.trace["phase1_end"] = {"after_move": last_move, "scores": table}
             self.say("end of phase 1; %s" % format_scores(table), always=True)
             messages.append(EndOfPhase1())
@@ -283,7 +276,7 @@ class Game:
                 self.progress.clear()
             print(render_text(self.state, self.last_move, self.changed, (), self.color,
                               self.blasted), file=self.out)
-        table = score_table(self.state)
+        table = printed_scores(self.state)
         standings = ranking(self.state)
         self.trace["final"] = {
             "after_move": last_move,

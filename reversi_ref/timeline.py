@@ -21,11 +21,10 @@ import argparse
 from collections import Counter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
-from .arenatrace import seat_stones
 from .cli import int_range
 from .render.cli import load_input
 from .render.record import Frame, Record
-from .rules import ranking
+from .rules import ranking, seat_stones
 from .state import BONUS_BOMB, BUILD, GameState
 
 # Rows of the stone table when --every is not given.

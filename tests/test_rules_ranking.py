@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from helpers import make_state
 from reversi_ref import ranking, scores
+from reversi_ref.rules import printed_scores, seat_stones
 
 FOUR_PLAYERS = """
     1 1 1 1 1
@@ -46,3 +47,16 @@ def test_all_equal_scores_share_first_rank() -> None:
     standings = ranking(make_state("1 2 3 0", players=3))
     assert [(s.rank, s.score) for s in standings] == [(1, 1), (1, 1), (1, 1)]
     assert sorted(s.player for s in standings) == [1, 2, 3]
+
+
+def test_seat_stones_count_a_disqualified_players_stones() -> None:
+    """RULES.md 6-7: stones in seat order; a disqualified player's stones stay on the board."""
+    state = make_state(FOUR_PLAYERS, players=4, disqualified=[2])
+    assert seat_stones(state) == [5, 3, 3, 1]
+
+
+def test_printed_scores_name_the_disqualified() -> None:
+    """RULES.md 8: the server prints stones per player, or "disqualified" instead."""
+    state = make_state(FOUR_PLAYERS, players=4, disqualified=[2])
+    assert printed_scores(state) == {"1": 5, "2": "disqualified", "3": 3, "4": 1}
+    assert printed_scores(make_state("1 1 2 0", players=3)) == {"1": 2, "2": 1, "3": 0}

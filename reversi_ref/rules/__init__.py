@@ -16,7 +16,7 @@ from .building import (apply_building_move, building_moves, building_target_erro
                        is_legal_building_target, special_error, specials_for)
 from .disqualification import disqualify
 from .game import check_move, initial_state, legal_moves, play
-from .scoring import Standing, ranking, scores
+from .scoring import Standing, printed_scores, ranking, scores, seat_stones
 from .turns import (candidates_after, has_bomb, has_legal_move, is_bombing_possible,
                     next_player, pass_turn, start_game)
 from .walking import step, steps_into
@@ -27,6 +27,7 @@ __all__ = [
     "candidates_after", "captured_cells",
     "captures_in_direction", "check_move", "disqualify", "has_bomb", "has_building_move",
     "has_capture", "has_legal_move", "initial_state", "is_bombing_possible",
-    "is_legal_building_target", "legal_moves", "next_player", "pass_turn", "play", "ranking",
-    "scores", "special_error", "specials_for", "Standing", "start_game", "step", "steps_into",
+    "is_legal_building_target", "legal_moves", "next_player", "pass_turn", "play",
+    "printed_scores", "ranking", "scores", "seat_stones", "special_error", "specials_for",
+    "Standing", "start_game", "step", "steps_into",
 ]

@@ -5,7 +5,7 @@ Rules text: docs/rules.md#7-scores-and-ranking.
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple
+from typing import Dict, List, NamedTuple, Union
 
 from ..state import GameState
 
@@ -25,6 +25,21 @@ def scores(state: GameState) -> Dict[int, int]:
         if cell.isdigit() and cell != "0":
             counts[int(cell)] += 1
     return counts
+
+
+def seat_stones(state: GameState) -> List[int]:
+    """RULES.md 7: every player's stones in seat order (index 0 is player 1); a disqualified
+    player's stones are counted too, since they stay on the board (RULES.md 6)."""
+    counts = scores(state)
+    return [counts[player] for player in range(1, state.players + 1)]
+
+
+def printed_scores(state: GameState) -> Dict[str, Union[int, str]]:
+    """RULES.md 8: the scores as the server prints them at the end of each phase: each
+    player's stones, or "disqualified", keyed by the player's number as text."""
+    counts = scores(state)
+    return {str(player): ("disqualified" if player in state.disqualified else counts[player])
+            for player in range(1, state.players + 1)}
 
 
 def ranking(state: GameState) -> List[Standing]:

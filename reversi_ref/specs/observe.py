@@ -42,7 +42,7 @@ from ..geometry import BONUS, CHOICE, HOLE
 from ..mapfile import read_map
 from ..protocol import (Decoder, Disqualification, EndOfGame, EndOfPhase1, Group, MapText,
                         Message, MoveAnnouncement, MoveRequest, PlayerNumber, encode)
-from ..rules import disqualify, initial_state, legal_moves, play, scores
+from ..rules import disqualify, initial_state, legal_moves, play, printed_scores
 from ..state import BOMB, BUILD, OVER, GameState, Move
 
 JSONObject = Dict[str, Any]
@@ -617,13 +617,6 @@ def _sorted_cells(cells: List[List[int]]) -> List[List[int]]:
     return sorted(cells, key=lambda cell: (cell[1], cell[0]))
 
 
-def _printed_scores(state: GameState) -> Dict[str, Any]:
-    """Scores as the server prints them: points, or "disqualified"."""
-    counts = scores(state)
-    return {str(p): ("disqualified" if p in state.disqualified else counts[p])
-            for p in range(1, state.players + 1)}
-
-
 def check_game(record: JSONObject) -> List[str]:
     """Replay a recorded game through the readable rules; every disagreement, as text
     ("step 7: board differs ..."); [] when the rules agree with the server throughout."""
@@ -690,16 +683,16 @@ def check_game(record: JSONObject) -> List[str]:
                                                                         step["board_next"]))
         _compare_status(problems, where, step.get("status"), state)
         if ended_building and "end1_scores" in record:
-            if record["end1_scores"] != _printed_scores(state):
+            if record["end1_scores"] != printed_scores(state):
                 problems.append("%s: phase-1 scores %s, ours %s"
-                                % (where, record["end1_scores"], _printed_scores(state)))
+                                % (where, record["end1_scores"], printed_scores(state)))
     if record["ended"] and state.phase != OVER:
         problems.append("end: the server ended the game, ours is in phase %s" % state.phase)
     if not record["ended"]:
         problems.append("end: the recording stopped before the end of the game")
-    if "final_scores" in record and record["final_scores"] != _printed_scores(state):
+    if "final_scores" in record and record["final_scores"] != printed_scores(state):
         problems.append("end: final scores %s, ours %s"
-                        % (record["final_scores"], _printed_scores(state)))
+                        % (record["final_scores"], printed_scores(state)))
     return problems
 
 

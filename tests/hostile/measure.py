@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = struct.Struct(">BI")
@@ -72,6 +72,17 @@ def run_bounded(command: Sequence[str], timeout: float, memory_mb: int = 0,
         os.close(handle)
         env["REVERSI_PEAK_FILE"] = peak_file
         command.insert(1, str(Path(__file__).with_name("peak.py")))
+    try:
+        return _run_watched(command, env, timeout, limit, root, peak_file)
+    finally:
+        if peak_file is not None:
+            os.unlink(peak_file)  # also when Popen itself failed
+
+
+def _run_watched(command: List[str], env: Dict[str, str], timeout: float,
+                 limit: Callable[[], None], root: Path, peak_file: Optional[str]) -> Run:
+    """Start `command` and wait for it, killing it after `timeout` s; its peak from
+    `peak_file` when peak.py wrote one, else from wait4."""
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                env=env, cwd=str(root), preexec_fn=limit)
@@ -99,7 +110,6 @@ def run_bounded(command: Sequence[str], timeout: float, memory_mb: int = 0,
     if peak_file is not None:
         with open(peak_file, encoding="ascii") as written:
             reported = written.read().strip()
-        os.unlink(peak_file)
         if reported:
             peak_mb = int(reported) / 1024.0
     return Run(process.returncode, seconds, usage.ru_utime + usage.ru_stime,
