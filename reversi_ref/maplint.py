@@ -13,10 +13,11 @@ Warnings, each with the line and column of the token concerned:
 - `replaced-self-join`: a side joined to itself and later joined elsewhere; the later transition
   applies;
 - `unreachable-cells`: non-hole cells that no walk (RULES.md 2, any direction, through
-  transitions) connects to a player's stone, nor to an expansion stone when there are override
-  stones; no move can ever capture or take them (a move captures along a walk from its target to
-  one of the mover's stones, and only an expansion stone may be taken without one). One warning
-  per connected region, at its first cell;
+  transitions) connects to a player's stone, nor to an expansion stone when a player has or can
+  get override stones (at the start, or from a bonus tile that a stone's region holds); no move
+  can ever capture or take them (a move captures along a walk from its target to one of the
+  mover's stones, and only an expansion stone may be taken without one). One warning per
+  connected region, at its first cell;
 - `no-first-move`: a player who has no legal move in the start position;
 - `bombs-clear-board`: every order of the players' bombs, on any targets, destroys every cell
   that is not a hole (RULES.md 5), so every player ends with 0 stones whatever is played
@@ -33,7 +34,7 @@ from .bundled import find_map
 from .cli import int_range
 from .clearance import DEFAULT_BUDGET, bombs_clear_board
 from .errors import MapError
-from .geometry import EXPANSION, HOLE, PLAYER_STONES
+from .geometry import BONUS, EXPANSION, HOLE, PLAYER_STONES
 from .mapfile import MapNote, read_map_notes, tokenize
 from .rules import initial_state
 from .rules.building import has_building_move
@@ -61,16 +62,18 @@ def _region(state: GameState, start: int, seen: Set[int]) -> List[int]:
 
 
 def unreachable_regions(state: GameState) -> List[List[int]]:
-    """The connected regions of non-hole cells holding no stone (nor, with override stones, an
-    expansion stone), each as row-major indices, in board order."""
+    """The connected regions of non-hole cells holding no stone, each as row-major indices, in
+    board order.  An expansion stone counts as a stone when a player has or can get an override
+    stone: in hand at the start, or from a bonus tile that a stone's region holds (RULES.md 3)."""
     m = state.map
-    seeds = set(PLAYER_STONES[:m.players])
-    if m.overrides:
-        seeds.add(EXPANSION)
     seen: Set[int] = set()
     for index, cell in enumerate(m.cells):
-        if cell in seeds and index not in seen:
+        if cell in PLAYER_STONES[:m.players] and index not in seen:
             _region(state, index, seen)
+    if m.overrides or any(m.cells[index] == BONUS for index in seen):
+        for index, cell in enumerate(m.cells):
+            if cell == EXPANSION and index not in seen:
+                _region(state, index, seen)
     regions = []
     for index, cell in enumerate(m.cells):
         if cell != HOLE and index not in seen:

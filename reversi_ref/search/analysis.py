@@ -11,13 +11,18 @@ it again.
 - *Edge-like* cells have exactly one open axis, *half-open* cells two.
 - The neighbours of a corner-like cell (everything one step away) are where a player gives the
   corner away, as long as the corner is free.
+- A free cell that no chain of steps links to a player's stone (nor, when there are override
+  stones, to an expansion stone) can never be played or captured: every move lands one step
+  from a stone it captures with, or on an expansion stone.  The time plan leaves such cells
+  out of the moves to come (`timing.expected_own_moves`).
 """
 
 from __future__ import annotations
 
 from typing import List, Tuple
 
-from ..geometry import DIRECTIONS, HOLE, Map
+from ..geometry import (BONUS, CHOICE, DIRECTIONS, EMPTY, EXPANSION, HOLE, INVERSION,
+                        PLAYER_STONES, Map)
 
 # The four line axes as pairs of opposite directions.
 AXES: Tuple[Tuple[int, int], ...] = ((0, 4), (1, 5), (2, 6), (3, 7))
@@ -62,12 +67,41 @@ def blocked_axes(game_map: Map, x: int, y: int) -> int:
     return blocked
 
 
+def unreachable_free_cells(game_map: Map) -> int:
+    """How many free cells (empty, choice, inversion, bonus) no chain of steps links to a
+    player's stone, nor to an expansion stone when a player has or can get an override stone
+    (in hand at the start, or from a bonus tile linked to a stone)."""
+    width = game_map.width
+    reached = [False] * len(game_map.cells)
+
+    def spread(seeds: str) -> None:
+        frontier = [i for i, cell in enumerate(game_map.cells) if cell in seeds and not reached[i]]
+        for index in frontier:
+            reached[index] = True
+        while frontier:
+            index = frontier.pop()
+            for direction in range(8):
+                target = step_target(game_map, index % width, index // width, direction)
+                if target >= 0 and not reached[target]:
+                    reached[target] = True
+                    frontier.append(target)
+
+    spread(PLAYER_STONES[:game_map.players])
+    if game_map.overrides or any(reached[i] and cell == BONUS
+                                 for i, cell in enumerate(game_map.cells)):
+        spread(EXPANSION)
+    free = (EMPTY, CHOICE, INVERSION, BONUS)
+    return sum(1 for index, cell in enumerate(game_map.cells)
+               if cell in free and not reached[index])
+
+
 class MapAnalysis:
     """Per-cell facts of one map (row-major lists, holes included as 0 / empty).
 
     `blocked[c]`: blocked axes of cell c (-1 for a hole); `corners`: the corner-like cells;
     `corner_neighbours[i]`: the cells one step from `corners[i]` (not corner-like themselves);
-    `playable`: the number of non-hole cells.
+    `playable`: the number of non-hole cells; `unreachable_free`: free cells that no move can
+    ever fill (`unreachable_free_cells`).
     """
 
     def __init__(self, game_map: Map) -> None:
@@ -81,6 +115,7 @@ class MapAnalysis:
                 if game_map.cells[y * width + x] != HOLE:
                     self.blocked[y * width + x] = blocked_axes(game_map, x, y)
         self.playable = sum(1 for b in self.blocked if b >= 0)
+        self.unreachable_free = unreachable_free_cells(game_map)
         self.corners: List[int] = [c for c in range(cells) if self.blocked[c] == CORNER]
         self.corner_neighbours: List[List[int]] = []
         for c in self.corners:

@@ -94,8 +94,9 @@ class GameContext:
         """The move's deadlines from its start and the bank (none when `bank_ms` is 0)."""
         if bank_ms <= 0:
             return Deadlines(NO_DEADLINE, NO_DEADLINE)
-        budget = plan_budget(bank_ms, expected_own_moves(engine, player), self.increment_ms,
-                             self.config.spend_surplus / 100.0)
+        unreachable = self.analysis.unreachable_free if self.analysis is not None else 0
+        budget = plan_budget(bank_ms, expected_own_moves(engine, player, unreachable),
+                             self.increment_ms, self.config.spend_surplus / 100.0)
         self.last_budget = budget
         return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0)
 
