@@ -17,7 +17,9 @@ from reversi_ref.mapfile import read_map
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.rules import initial_state
 from reversi_ref.search.analysis import unreachable_free_cells
-from reversi_ref.search.timing import expected_own_moves
+from reversi_ref.search.config import config_from_dict
+from reversi_ref.search.context import GameContext
+from reversi_ref.search.timing import expected_own_moves, plan_budget
 from strategies import maps
 
 SHARED_MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
@@ -96,3 +98,18 @@ def test_cut_off_cells_are_not_moves_to_come() -> None:
         state = play(state, greedy.choose(state, 0, 1))
     assert asked <= estimate <= asked + 2
     assert expected_own_moves(engine, 1) > asked + 2
+
+
+def test_the_player_plans_without_the_cut_off_room() -> None:
+    """The search player's deadline is the plan for the moves to come without the cut-off
+    room: the same as planning by hand with the room left out, later than with it counted."""
+    state = build(ROOMS)
+    context = GameContext(config_from_dict({}), clock=lambda: 0.0)
+    context.prepare(state.map)
+    context.start_move(1000)  # the first request sets the per-move limit
+    request = context.begin_move(state, 8000)
+    engine = Engine(state)
+    planned = plan_budget(8000, expected_own_moves(engine, 1, 12), 1000.0)
+    counted = plan_budget(8000, expected_own_moves(engine, 1), 1000.0)
+    assert request.deadlines.hard == pytest.approx(planned.hard_ms / 1000.0)
+    assert planned.hard_ms > counted.hard_ms
