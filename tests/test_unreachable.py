@@ -102,7 +102,8 @@ def test_cut_off_cells_are_not_moves_to_come() -> None:
 
 def test_the_player_plans_without_the_cut_off_room() -> None:
     """The search player's deadline is the plan for the moves to come without the cut-off
-    room: the same as planning by hand with the room left out, later than with it counted."""
+    room: the same as planning by hand with the room left out, later than with it counted
+    (which `skip_cut_off` false gives back)."""
     state = build(ROOMS)
     context = GameContext(config_from_dict({}), clock=lambda: 0.0)
     context.prepare(state.map)
@@ -113,3 +114,8 @@ def test_the_player_plans_without_the_cut_off_room() -> None:
     counted = plan_budget(8000, expected_own_moves(engine, 1), 1000.0)
     assert request.deadlines.hard == pytest.approx(planned.hard_ms / 1000.0)
     assert planned.hard_ms > counted.hard_ms
+    context = GameContext(config_from_dict({"skip_cut_off": False}), clock=lambda: 0.0)
+    context.prepare(state.map)
+    context.start_move(1000)
+    assert context.begin_move(state, 8000).deadlines.hard == pytest.approx(
+        counted.hard_ms / 1000.0)

@@ -88,6 +88,9 @@ class EvalConfig:
     # Time: the per cent of the bank's surplus (beyond a few moves' fair shares) that one
     # move may add to its limits (`timing.plan_budget`; 0 = off, the plan as it was).
     spend_surplus: int = 0
+    # Time: the moves to come leave out the free cells that no move can ever fill
+    # (`analysis.unreachable_free_cells`); false counts them, the plan before stop 67.
+    skip_cut_off: bool = True
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True

@@ -94,7 +94,9 @@ class GameContext:
         """The move's deadlines from its start and the bank (none when `bank_ms` is 0)."""
         if bank_ms <= 0:
             return Deadlines(NO_DEADLINE, NO_DEADLINE)
-        unreachable = self.analysis.unreachable_free if self.analysis is not None else 0
+        unreachable = 0
+        if self.analysis is not None and self.config.skip_cut_off:
+            unreachable = self.analysis.unreachable_free
         budget = plan_budget(bank_ms, expected_own_moves(engine, player, unreachable),
                              self.increment_ms, self.config.spend_surplus / 100.0)
         self.last_budget = budget
