@@ -11,9 +11,9 @@ it again.
 - *Edge-like* cells have exactly one open axis, *half-open* cells two.
 - The neighbours of a corner-like cell (everything one step away) are where a player gives the
   corner away, as long as the corner is free.
-- A free cell that no chain of steps links to a player's stone (nor, when there are override
-  stones, to an expansion stone) can never be played or captured: every move lands one step
-  from a stone it captures with, or on an expansion stone.  The time plan leaves such cells
+- A free cell that no chain of steps links to a player's stone (nor to an expansion stone,
+  when a player has or can get an override stone) can never be played or captured: every
+  move lands one step from a stone it captures with, or on an expansion stone.  The time plan leaves such cells
   out of the moves to come (`timing.expected_own_moves`).
 """
 
