@@ -4,6 +4,7 @@ linter's regions (`maplint`, through the readable rules), and what the time plan
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Dict
 
 import pytest
 from hypothesis import given, settings
@@ -101,21 +102,18 @@ def test_cut_off_cells_are_not_moves_to_come() -> None:
 
 
 def test_the_player_plans_without_the_cut_off_room() -> None:
-    """The search player's deadline is the plan for the moves to come without the cut-off
-    room: the same as planning by hand with the room left out, later than with it counted
-    (which `skip_cut_off` false gives back)."""
+    """With `skip_cut_off` the search player's deadline is the plan for the moves to come
+    without the cut-off room: the same as planning by hand with the room left out, later than
+    with it counted, which the default (off) does."""
     state = build(ROOMS)
-    context = GameContext(config_from_dict({}), clock=lambda: 0.0)
-    context.prepare(state.map)
-    context.start_move(1000)  # the first request sets the per-move limit
-    request = context.begin_move(state, 8000)
     engine = Engine(state)
     planned = plan_budget(8000, expected_own_moves(engine, 1, 12), 1000.0)
     counted = plan_budget(8000, expected_own_moves(engine, 1), 1000.0)
-    assert request.deadlines.hard == pytest.approx(planned.hard_ms / 1000.0)
     assert planned.hard_ms > counted.hard_ms
-    context = GameContext(config_from_dict({"skip_cut_off": False}), clock=lambda: 0.0)
-    context.prepare(state.map)
-    context.start_move(1000)
-    assert context.begin_move(state, 8000).deadlines.hard == pytest.approx(
-        counted.hard_ms / 1000.0)
+    for switch, plan in ((True, planned), (None, counted)):
+        weights: Dict[str, object] = {} if switch is None else {"skip_cut_off": switch}
+        context = GameContext(config_from_dict(weights), clock=lambda: 0.0)
+        context.prepare(state.map)
+        context.start_move(1000)  # the first request sets the per-move limit
+        request = context.begin_move(state, 8000)
+        assert request.deadlines.hard == pytest.approx(plan.hard_ms / 1000.0)

@@ -89,8 +89,9 @@ class EvalConfig:
     # move may add to its limits (`timing.plan_budget`; 0 = off, the plan as it was).
     spend_surplus: int = 0
     # Time: the moves to come leave out the free cells that no move can ever fill
-    # (`analysis.unreachable_free_cells`); false counts them, the plan before stop 67.
-    skip_cut_off: bool = True
+    # (`analysis.unreachable_free_cells`).  Off: its self-play SPRT on the two maps with such
+    # cells accepted H0, -7 Elo [-28, +14] (docs/strength.md, stop 67).
+    skip_cut_off: bool = False
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True

@@ -70,7 +70,8 @@ def expected_own_moves(engine: Engine, player: int, unreachable: int = 0) -> int
     """A generous estimate of how many more times `player` will be asked: the free cells
     shared among the players still in the game, plus its override stones and its bombs
     (RULES.md 4-5), less `unreachable` free cells: those no move can ever fill
-    (`analysis.unreachable_free_cells`), which stay free all through phase 1.  An override
+    (`analysis.unreachable_free_cells`, passed with `EvalConfig.skip_cut_off`), which stay
+    free all through phase 1.  An override
     stone fills no free cell, so each one placed is a move on top of the free cells' share;
     the search keeps them for the end of phase 1 where they are scarce (`keep_overrides`),
     and those last moves come after the board is full.  In the
