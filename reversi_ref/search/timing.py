@@ -71,11 +71,10 @@ def expected_own_moves(engine: Engine, player: int, unreachable: int = 0) -> int
     shared among the players still in the game, plus its override stones and its bombs
     (RULES.md 4-5), less `unreachable` free cells: those no move can ever fill
     (`analysis.unreachable_free_cells`, passed with `EvalConfig.skip_cut_off`), which stay
-    free all through phase 1.  An override
-    stone fills no free cell, so each one placed is a move on top of the free cells' share;
-    the search keeps them for the end of phase 1 where they are scarce (`keep_overrides`),
-    and those last moves come after the board is full.  In the
-    bombing phase, half its bombs: the first bombs decide the most and their exact solve
+    free all through phase 1.  An override stone fills no free cell, so each one placed is a
+    move on top of the free cells' share; the search keeps them for the end of phase 1 where
+    they are scarce (`keep_overrides`), and those last moves come after the board is full.
+    In the bombing phase, half its bombs: the first bombs decide the most and their exact solve
     (`endgame`) costs the most, while later ones find the board emptier and the solver's
     table filled, so the bank goes to the first ones (what they leave carries over)."""
     bombs = engine.bombs[player]
