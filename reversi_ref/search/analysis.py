@@ -13,8 +13,9 @@ it again.
   corner away, as long as the corner is free.
 - A free cell that no chain of steps links to a player's stone (nor to an expansion stone,
   when a player has or can get an override stone) can never be played or captured: every
-  move lands one step from a stone it captures with, or on an expansion stone.  The time plan leaves such cells
-  out of the moves to come (`timing.expected_own_moves`).
+  move lands one step from a stone it captures with, or on an expansion stone.  With
+  `skip_cut_off` the time plan leaves such cells out of the moves to come
+  (`timing.expected_own_moves`).
 """
 
 from __future__ import annotations
