@@ -20,6 +20,7 @@ it again.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import List, Tuple
 
 from ..geometry import (BONUS, CHOICE, DIRECTIONS, EMPTY, EXPANSION, HOLE, INVERSION,
@@ -102,7 +103,7 @@ class MapAnalysis:
     `blocked[c]`: blocked axes of cell c (-1 for a hole); `corners`: the corner-like cells;
     `corner_neighbours[i]`: the cells one step from `corners[i]` (not corner-like themselves);
     `playable`: the number of non-hole cells; `unreachable_free`: free cells that no move can
-    ever fill (`unreachable_free_cells`).
+    ever fill (`unreachable_free_cells`, counted on first use).
     """
 
     def __init__(self, game_map: Map) -> None:
@@ -116,7 +117,7 @@ class MapAnalysis:
                 if game_map.cells[y * width + x] != HOLE:
                     self.blocked[y * width + x] = blocked_axes(game_map, x, y)
         self.playable = sum(1 for b in self.blocked if b >= 0)
-        self.unreachable_free = unreachable_free_cells(game_map)
+        self.game_map = game_map
         self.corners: List[int] = [c for c in range(cells) if self.blocked[c] == CORNER]
         self.corner_neighbours: List[List[int]] = []
         for c in self.corners:
@@ -127,6 +128,12 @@ class MapAnalysis:
                 if t >= 0 and t != c and self.blocked[t] != CORNER:
                     near.add(t)
             self.corner_neighbours.append(sorted(near))
+
+    @cached_property
+    def unreachable_free(self) -> int:
+        """Free cells no move can ever fill; counted only when asked (`skip_cut_off`), since
+        the count costs about as much as the rest of the analysis on a large map."""
+        return unreachable_free_cells(self.game_map)
 
     def count(self, kind: int) -> int:
         """How many cells have exactly `kind` blocked axes."""
