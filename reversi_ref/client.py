@@ -368,9 +368,10 @@ class Client:
         pondered = ", pondered to depth %d" % self.ponder_depth if self.ponder_depth else ""
         self.ponder_depth = 0
         proven = " (result proven)" if info.proven else ""
-        self.log("move %d: (%d, %d)%s depth %d%s, %d nodes, %d ms (%s%s)"
+        stretched = ", unsure: longer limits" if info.stretched else ""
+        self.log("move %d: (%d, %d)%s depth %d%s, %d nodes, %d ms (%s%s%s)"
                  % (self.game_moves + 1, move.x, move.y, special, info.depth, proven,
-                    info.nodes, round(used), bank, pondered))
+                    info.nodes, round(used), bank, pondered, stretched))
         if self.memory_every and self.moves_played % self.memory_every == 0:
             figures = memory_figures()
             if "jit" in figures:

@@ -6,6 +6,7 @@ S at every later request, and an answer after it ran out disqualifies.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import List
 
@@ -18,13 +19,14 @@ from reversi_ref.players import Player
 from reversi_ref.players.greedy import GreedyPlayer
 from reversi_ref.players.mcts import MctsPlayer
 from reversi_ref.players.search import SearchPlayer
-from reversi_ref.search.alphabeta import BRS, PARANOID
+from reversi_ref.search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
 from reversi_ref.search.config import config_from_dict
 from reversi_ref.search.context import GameContext
 from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
-                                       MAX_BANK_SHARE, RESERVE_MS, SURPLUS_CUSHION_SHARES,
+                                       MAX_BANK_SHARE, RESERVE_MS, SOFT_FRACTION,
+                                       SURPLUS_CUSHION_SHARES, UNSURE_MIN_DEPTH, Budget,
                                        expected_own_moves, next_iteration_fits, plan_budget,
-                                       predicted_nodes)
+                                       predicted_nodes, stretched)
 
 SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
 
@@ -157,6 +159,67 @@ def test_the_player_plans_with_the_configured_surplus_share() -> None:
         request = context.begin_move(state, 30000)
         limits.append(request.deadlines.hard)
     assert limits[1] > limits[0] > 0.0
+
+
+def test_stretched_limits_grow_by_the_factor_within_the_cap() -> None:
+    """RULES.md 8: a move the search is unsure of gets twice its limits with factor 2
+    (1,000 ms hard of a 10,150 ms bank: 2,000 ms), but never more than MAX_BANK_SHARE of the
+    bank after the reserve (1,500 ms hard of a 4,150 ms bank: 2,000 ms, not 3,000 ms), and
+    never less than it had."""
+    assert stretched(Budget(500.0, 1000.0), 10150.0, 2.0) == Budget(1000.0, 2000.0)
+    assert stretched(Budget(750.0, 1500.0), 4150.0, 2.0).hard_ms == pytest.approx(
+        4000.0 * MAX_BANK_SHARE)
+    assert stretched(Budget(500.0, 1000.0), 10150.0, 1.0) == Budget(500.0, 1000.0)
+    tight = Budget(1000.0, 2000.0)  # already above the cap: kept, not cut
+    assert stretched(tight, 2150.0, 2.0).hard_ms == 2000.0
+    assert stretched(Budget(0.0, 0.0), RESERVE_MS, 3.0) == Budget(0.0, 0.0)
+
+
+def _iterations_until_stop(monkeypatch: pytest.MonkeyPatch, stretch: int,
+                           bests: List[int]) -> SearchPlayer:
+    """The player after one move with 30 s in the bank at 1 s a move, its iterative
+    deepening replaced by fake iterations, one each 100 ms of a fake clock, whose best moves
+    are the root moves numbered `bests` (depth 1 first)."""
+    clock = FakeClock(0.0)
+    state = build(SIX)
+    player = SearchPlayer(PARANOID, random.Random(1), config_from_dict(
+        {"stretch_unsure": stretch}), clock=clock)
+    player.prepare(state)
+    player.context.start_move(1000)  # the first request sets the per-move limit
+    roots = player.searcher_for(state).root_moves()
+
+    def iterate(self: Searcher, max_depth: int, moves: object = None) -> object:
+        for depth, best in enumerate(bests, 1):
+            clock.now += 0.1
+            self.nodes = 1000 * depth
+            yield depth, roots[best] & MOVE_MASK, 0, self.nodes
+
+    monkeypatch.setattr(Searcher, "iterate", iterate)
+    player.choose(state, 30000, 1)
+    return player
+
+
+def test_a_late_change_of_mind_takes_the_longer_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `stretch_unsure` 100, a change of the best move at depth UNSURE_MIN_DEPTH makes
+    the player start iterations until twice the plain soft limit, and say so; a change one
+    depth earlier, or the switch off, keeps the plain limits.  (Each fake iteration takes
+    100 ms and as many nodes as the one before, so only the soft limit stops them.)"""
+    moves_left = 16 + 1  # 32 free cells shared by two players, plus this one
+    soft = plan_budget(30000, moves_left, 1000.0).soft_ms / 1000.0
+    change_late = [0] * (UNSURE_MIN_DEPTH - 1) + [1] * 60
+    change_early = [0] * (UNSURE_MIN_DEPTH - 2) + [1] * 60
+    plain = _iterations_until_stop(monkeypatch, 0, change_late)
+    late = _iterations_until_stop(monkeypatch, 100, change_late)
+    early = _iterations_until_stop(monkeypatch, 100, change_early)
+    off = _iterations_until_stop(monkeypatch, 0, change_early)
+    assert late.info.stretched and not plain.info.stretched and not early.info.stretched
+    # the first iteration at or past the soft limit is the last one
+    assert plain.info.depth == early.info.depth == off.info.depth == math.ceil(soft / 0.1)
+    assert late.info.depth == math.ceil(2 * soft / 0.1)
+    # and the search inside an iteration stops at the longer hard limit (the move began at
+    # 100.0 s on the fake clock)
+    assert late.searcher is not None and plain.searcher is not None
+    assert late.searcher.deadline - 100.0 == pytest.approx(2 * (plain.searcher.deadline - 100.0))
 
 
 def test_next_iteration_is_predicted_from_the_same_parity() -> None:

@@ -29,7 +29,7 @@ from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
-from ..search.timing import Clock, next_iteration_fits
+from ..search.timing import UNSURE_MIN_DEPTH, Clock, next_iteration_fits
 from ..state import BUILD, GameState, Move
 from .base import Player, SearchInfo
 
@@ -139,9 +139,12 @@ class SearchPlayer(Player):
         reached = 0
         value = 0
         proven = False
+        stretched = False
         if len(moves) > 1 or time_ms <= 0:
             counts: List[int] = []  # the nodes of each completed iteration
             start = self.clock()
+            soft, hard = deadlines.soft, deadlines.hard
+            earlier = best
             for reached, best, value, nodes in searcher.iterate(max_depth, moves):
                 now = self.clock()
                 counts.append(nodes - sum(counts))
@@ -149,14 +152,21 @@ class SearchPlayer(Player):
                 if is_decisive(value):
                     proven = True
                     break
+                # A late change of mind: the move is not settled, so it gets the longer limits.
+                if (reached >= UNSURE_MIN_DEPTH and best != earlier
+                        and hard < deadlines.hard_unsure):
+                    soft, hard = deadlines.soft_unsure, deadlines.hard_unsure
+                    searcher.deadline = hard
+                    stretched = True
+                earlier = best
                 # Without a time limit both deadlines are infinite, so neither test stops.
-                if (now >= deadlines.soft
-                        or not next_iteration_fits(counts, now - start, deadlines.hard - now)):
+                if now >= soft or not next_iteration_fits(counts, now - start, hard - now):
                     break
             if searcher.stopped and searcher.partial is not None:
                 best, value = searcher.partial
         self.last_value = value
-        self.info = SearchInfo(depth=reached, nodes=searcher.nodes, proven=proven)
+        self.info = SearchInfo(depth=reached, nodes=searcher.nodes, proven=proven,
+                               stretched=stretched)
         return engine.decode_move(best)
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:

@@ -92,6 +92,11 @@ class EvalConfig:
     # (`analysis.unreachable_free_cells`).  Off: its self-play SPRT on the two maps with such
     # cells accepted H0, -7 Elo [-28, +14] (docs/strength.md, stop 67).
     skip_cut_off: bool = False
+    # Time: when the last iteration (at `timing.UNSURE_MIN_DEPTH` or deeper) chose another
+    # move than the one before, both limits of the move grow by this per cent, within the
+    # cap of a share of the bank (`timing.stretched`; 0 = off).  The bank carries over, and
+    # a move the search is still changing its mind about is where more depth can pay.
+    stretch_unsure: int = 0
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True

@@ -17,14 +17,18 @@ from .bombing import BOMB_DEPTH, BombChoice, choose_bomb
 from .config import EvalConfig
 from .evaluate import Evaluator
 from .position import EngineCache
-from .timing import NO_DEADLINE, Budget, Clock, expected_own_moves, plan_budget
+from .timing import (NO_DEADLINE, Budget, Clock, expected_own_moves, plan_budget,
+                     stretched)
 
 
 class Deadlines(NamedTuple):
-    """Clock times (seconds): no new iteration after `soft`, stop searching at `hard`."""
+    """Clock times (seconds): no new iteration after `soft`, stop searching at `hard`; the
+    `unsure` pair replaces them once the search changes its mind late (`stretch_unsure`)."""
 
     soft: float
     hard: float
+    soft_unsure: float
+    hard_unsure: float
 
 
 class MoveRequest(NamedTuple):
@@ -93,14 +97,16 @@ class GameContext:
     def deadlines(self, start: float, bank_ms: int, engine: Engine, player: int) -> Deadlines:
         """The move's deadlines from its start and the bank (none when `bank_ms` is 0)."""
         if bank_ms <= 0:
-            return Deadlines(NO_DEADLINE, NO_DEADLINE)
+            return Deadlines(NO_DEADLINE, NO_DEADLINE, NO_DEADLINE, NO_DEADLINE)
         unreachable = 0
         if self.analysis is not None and self.config.skip_cut_off:
             unreachable = self.analysis.unreachable_free
         budget = plan_budget(bank_ms, expected_own_moves(engine, player, unreachable),
                              self.increment_ms, self.config.spend_surplus / 100.0)
         self.last_budget = budget
-        return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0)
+        longer = stretched(budget, bank_ms, 1.0 + self.config.stretch_unsure / 100.0)
+        return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0,
+                         start + longer.soft_ms / 1000.0, start + longer.hard_ms / 1000.0)
 
     def begin_move(self, state: GameState, bank_ms: int) -> MoveRequest:
         """Start answering a move request for `state` with `bank_ms` in the bank: the position

@@ -57,6 +57,10 @@ ENDGAME_WEIGHT = 2.0
 # several times the last one, so a small rise of every share seldom buys a ply; a part of the
 # surplus can.
 SURPLUS_CUSHION_SHARES = 4.0
+# `stretched` (off by default, `EvalConfig.stretch_unsure`): a move whose last iteration, at
+# this depth or deeper, chose another move than the one before it is not settled yet, and
+# may run longer.  Below it the best move changes at nearly every move and costs little.
+UNSURE_MIN_DEPTH = 4
 
 
 class Budget(NamedTuple):
@@ -112,6 +116,17 @@ def plan_budget(bank_ms: float, moves_left: int, increment_ms: Optional[float] =
     if surplus_share > 0.0:
         hard += max(0.0, usable - SURPLUS_CUSHION_SHARES * share) * surplus_share
     hard = min(hard, usable * MAX_BANK_SHARE)
+    return Budget(hard * SOFT_FRACTION, hard)
+
+
+def stretched(budget: Budget, bank_ms: float, factor: float) -> Budget:
+    """The budget of a move whose search is unsure of its choice: both limits `factor`
+    times as long, the hard one still within MAX_BANK_SHARE of the bank after the reserve
+    (the time comes out of later moves' shares, as any time spent does)."""
+    usable = bank_ms - RESERVE_MS
+    if usable <= 0 or factor <= 1.0:
+        return budget
+    hard = max(budget.hard_ms, min(budget.hard_ms * factor, usable * MAX_BANK_SHARE))
     return Budget(hard * SOFT_FRACTION, hard)
 
 
