@@ -95,7 +95,9 @@ class EvalConfig:
     # Time: when the last iteration (at `timing.UNSURE_MIN_DEPTH` or deeper) chose another
     # move than the one before, both limits of the move grow by this per cent, within the
     # cap of a share of the bank (`timing.stretched`; 0 = off).  The bank carries over, and
-    # a move the search is still changing its mind about is where more depth can pay.
+    # a move the search is still changing its mind about is where more depth can pay.  Off:
+    # at 100 its self-play SPRT was undecided after 223 pairs, +14 Elo [-18, +46]
+    # (docs/strength.md, stop 68).
     stretch_unsure: int = 0
     # Search switches.
     use_tt: bool = True
