@@ -59,7 +59,7 @@ ENDGAME_WEIGHT = 2.0
 SURPLUS_CUSHION_SHARES = 4.0
 # `stretched` (off by default, `EvalConfig.stretch_unsure`): a move whose last iteration, at
 # this depth or deeper, chose another move than the one before it is not settled yet, and
-# may run longer.  Below it the best move changes at nearly every move and costs little.
+# may run longer.  Changes in the cheap shallow iterations do not count.
 UNSURE_MIN_DEPTH = 4
 
 
