@@ -64,6 +64,9 @@ class Analysis(NamedTuple):
     iterations: List[Iteration]
     played: Optional[Move]
     played_value: Optional[Iteration]
+    # The move the client plays instead of the last iteration's, to hold out against the
+    # loss that iteration proved (`EvalConfig.hold_out`), or None.
+    held: Optional[Move] = None
 
 
 def describe_value(value: int) -> str:
@@ -143,6 +146,12 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
         return Analysis(player, "bombing", [bomb], played, None)
     searcher = search_player.searcher_for(state)
     iterations = search_building_move(searcher, seconds, max_depth, clock)
+    held = None
+    if len(iterations) >= 2 and is_decisive(iterations[-1].value):
+        last, unproven = iterations[-1], iterations[-2].move
+        if search_player.holds_out(searcher, engine.encode_move(unproven),
+                                   engine.encode_move(last.move), last.depth, last.value):
+            held = unproven
     played_value = None
     if played is not None and iterations:
         last = iterations[-1]
@@ -151,7 +160,7 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
         else:
             played_value = search_played_move(state, played, last.depth, seconds, config,
                                               clock)
-    return Analysis(player, "building", iterations, played, played_value)
+    return Analysis(player, "building", iterations, played, played_value, held)
 
 
 def played_verdict(analysis: Analysis) -> str:
@@ -192,6 +201,9 @@ def format_analysis(analysis: Analysis) -> List[str]:
         lines.append("depth %d: %s value %s, %s nodes, %.2f s" % (
             it.depth, describe_move(it.move), describe_value(it.value),
             "{:,}".format(it.nodes), it.seconds))
+    if analysis.held is not None:
+        lines.append("the client plays %s instead: it reaches the same place and holds out "
+                     "longer against the proven loss (hold_out)" % describe_move(analysis.held))
     verdict = played_verdict(analysis)
     if verdict:
         lines.append(verdict)
@@ -213,7 +225,8 @@ def analysis_json(analysis: Analysis, source: str, number: int) -> Dict[str, Any
     return {"game": source, "after_moves": number, "player": analysis.player,
             "phase": analysis.phase,
             "iterations": [iteration(it) for it in analysis.iterations],
-            "played": move(analysis.played), "played_value": iteration(analysis.played_value)}
+            "played": move(analysis.played), "played_value": iteration(analysis.played_value),
+            "held_out": move(analysis.held)}
 
 
 def sweep_line(number: int, analysis: Analysis) -> str:

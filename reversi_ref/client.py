@@ -369,9 +369,10 @@ class Client:
         self.ponder_depth = 0
         proven = " (result proven)" if info.proven else ""
         stretched = ", unsure: longer limits" if info.stretched else ""
-        self.log("move %d: (%d, %d)%s depth %d%s, %d nodes, %d ms (%s%s%s)"
+        held_out = ", holds out against the loss" if info.held_out else ""
+        self.log("move %d: (%d, %d)%s depth %d%s, %d nodes, %d ms (%s%s%s%s)"
                  % (self.game_moves + 1, move.x, move.y, special, info.depth, proven,
-                    info.nodes, round(used), bank, pondered, stretched))
+                    info.nodes, round(used), bank, pondered, stretched, held_out))
         if self.memory_every and self.moves_played % self.memory_every == 0:
             figures = memory_figures()
             if "jit" in figures:

@@ -29,6 +29,7 @@ from ..search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
 from ..search.config import DEFAULT_CONFIG, EvalConfig
 from ..search.context import GameContext
 from ..search.evaluate import Evaluator, is_decisive
+from ..search.table import NO_MOVE
 from ..search.timing import UNSURE_MIN_DEPTH, Clock, next_iteration_fits
 from ..state import BUILD, GameState, Move
 from .base import Player, SearchInfo
@@ -140,18 +141,24 @@ class SearchPlayer(Player):
         value = 0
         proven = False
         stretched = False
+        held_out = False
         if len(moves) > 1 or time_ms <= 0:
             counts: List[int] = []  # the nodes of each completed iteration
             start = self.clock()
             soft, hard = deadlines.soft, deadlines.hard
             earlier = best
+            unproven = NO_MOVE  # the choice of the deepest iteration that proved nothing
             for reached, best, value, nodes in searcher.iterate(max_depth, moves):
                 now = self.clock()
                 counts.append(nodes - sum(counts))
                 # A decisive value is a proven result: deeper iterations cannot change it.
                 if is_decisive(value):
                     proven = True
+                    if self.holds_out(searcher, unproven, best, reached, value):
+                        best = unproven
+                        held_out = True
                     break
+                unproven = best
                 # A late change of mind: the move is not settled, so it gets the longer limits.
                 if (reached >= UNSURE_MIN_DEPTH and best != earlier
                         and hard < deadlines.hard_unsure):
@@ -166,8 +173,19 @@ class SearchPlayer(Player):
                 best, value = searcher.partial
         self.last_value = value
         self.info = SearchInfo(depth=reached, nodes=searcher.nodes, proven=proven,
-                               stretched=stretched)
+                               stretched=stretched, held_out=held_out)
         return engine.decode_move(best)
+
+    def holds_out(self, searcher: Searcher, unproven: int, best: int, depth: int,
+                  value: int) -> bool:
+        """Whether to play `unproven`, the choice of the deepest iteration that proved
+        nothing, instead of `best`, whose iteration at `depth` proved a loss of `value`
+        (`EvalConfig.hold_out`): with three or more players, when it reaches the same place
+        at that depth."""
+        engine = searcher.engine
+        return (self.config.hold_out and value < 0 and engine.in_game >= 3
+                and unproven != NO_MOVE and unproven != best
+                and searcher.holds_place(unproven, depth, value))
 
     def ponder(self, state: GameState, player: int, interrupted: Callable[[], bool]) -> int:
         """Search `state` (building phase) for `player` until `interrupted()`, a decisive

@@ -63,7 +63,7 @@ from ..engine.tables import CHOICE, EXPANSION, HOLE, INVERSION, encode_board
 from .analysis import CORNER, EDGE, MapAnalysis
 from .config import EvalConfig
 from .endgame import leaf_value
-from .evaluate import INFINITY, Evaluator, connected_regions, is_free_code
+from .evaluate import INFINITY, RANK_STEP, Evaluator, connected_regions, is_free_code
 from .position import set_mover
 from .table import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
 from .timing import Clock
@@ -550,6 +550,17 @@ class Searcher:
         order = [best_index] + [i for _, i in scores if i != best_index]
         order += [i for i in range(len(moves)) if i not in seen]
         return best_value, [moves[i] for i in order]
+
+    def holds_place(self, move: int, depth: int, value: int) -> bool:
+        """Whether the root's engine `move`, searched `depth` plies, reaches the place of
+        `value`, the proven result of the root's best move at that depth: a value above
+        `value` - RANK_STEP / 2 (a place is worth RANK_STEP, the margin within it far less).
+        False when the deadline stops the search."""
+        floor = value - RANK_STEP // 2
+        self.engine.make(move)
+        result = self.child(depth - 1, floor, floor + 1, 1)
+        self.engine.unmake()
+        return not self.stopped and result > floor
 
     def child(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The value of the engine's position after a root-player move."""

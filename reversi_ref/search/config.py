@@ -99,6 +99,15 @@ class EvalConfig:
     # at 100 its self-play SPRT was undecided after 223 pairs, +14 Elo [-18, +46]
     # (docs/strength.md, stop 68).
     stretch_unsure: int = 0
+    # With three or more players, in the building phase: when an iteration proves a loss
+    # (every root move ends in the bottom places if the opponents all play against the root),
+    # play the move of the deepest iteration that had not proven it, if it reaches the same
+    # place at the full depth.  Paranoid search proves such losses against a coalition that
+    # real opponents, each playing for itself, do not form; that move holds out longest
+    # against it, where the deepest iteration's choice among equal losses is arbitrary.  On
+    # `comp2024_04_6p` (stop 69) seat 4 took the map's last inversion tile itself, ending
+    # phase 1 with no stone, because a deeper iteration saw some opponent able to take it.
+    hold_out: bool = True
     # Search switches.
     use_tt: bool = True
     use_killers: bool = True
