@@ -12,10 +12,10 @@ from ..state import GameState, Move
 
 
 class SearchInfo(NamedTuple):
-    """What the last `choose` did: depth reached, positions (nodes) looked at, whether
-    the search stopped early because it had proven the game's result (`proven`), and
-    whether it took the longer limits of a move it was unsure of (`stretched`), and whether
-    it played a move that holds out against a proven loss (`held_out`, `EvalConfig.hold_out`)."""
+    """What the last `choose` did: depth reached, positions (nodes) looked at, and whether
+    the search stopped early because it had proven the game's result (`proven`), took the
+    longer limits of a move it was unsure of (`stretched`) and played a move that holds out
+    against a proven loss (`held_out`, `EvalConfig.hold_out`)."""
 
     depth: int = 0
     nodes: int = 0
