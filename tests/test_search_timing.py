@@ -23,10 +23,11 @@ from reversi_ref.search.alphabeta import BRS, MOVE_MASK, PARANOID, Searcher
 from reversi_ref.search.config import config_from_dict
 from reversi_ref.search.context import GameContext
 from reversi_ref.search.timing import (ENDGAME_MOVES, ENDGAME_WEIGHT, HARD_FRACTION,
-                                       MAX_BANK_SHARE, RESERVE_MS, SOFT_FRACTION,
-                                       SURPLUS_CUSHION_SHARES, UNSURE_MIN_DEPTH, Budget,
-                                       expected_own_moves, next_iteration_fits, plan_budget,
-                                       predicted_nodes, stretched)
+                                       LAST_MOVE_SHARE, MAX_BANK_SHARE, RESERVE_MS,
+                                       SOFT_FRACTION, SURPLUS_CUSHION_SHARES, UNSURE_MIN_DEPTH,
+                                       Budget, expected_own_moves, last_move_budget,
+                                       next_iteration_fits, plan_budget, predicted_nodes,
+                                       stretched)
 
 SIX = ("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 1 2 0 0\n0 0 2 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0")
 
@@ -349,3 +350,51 @@ def test_bomb_search_stops_at_the_hard_limit() -> None:
     assert move in legal_moves(state)
     assert spent <= player.context.last_budget.hard_ms + 3 * 5.0 + 1e-6
     assert 1 <= player.info.depth < 10
+
+
+def test_last_move_budget_takes_its_share_with_no_iteration_held_back() -> None:
+    """RULES.md 8: the last move may plan LAST_MOVE_SHARE of the bank after the reserve
+    (0.8 of 2,000 ms of a 2,150 ms bank: 1,600 ms), both limits alike, and nothing at or
+    below the reserve."""
+    assert last_move_budget(2150.0) == Budget(1600.0, 1600.0)
+    assert LAST_MOVE_SHARE * (2150.0 - RESERVE_MS) > plan_budget(2150.0, 1, 1000.0).hard_ms
+    assert last_move_budget(RESERVE_MS) == Budget(0.0, 0.0)
+
+
+@pytest.mark.parametrize("bombs", [1, 2])
+def test_only_the_last_bomb_spends_the_bank_with_spend_last(bombs: int) -> None:
+    """RULES.md 5, 8: with `spend_last`, a player bombing its last bomb plans
+    `last_move_budget`; with a bomb more, or with the switch off, the plain plan."""
+    state = bombing(SIX, strength=1, bombs_per_player=[bombs, 3])
+    bank = 3000
+    hard = {}
+    for on in (False, True):
+        context = GameContext(config_from_dict({"spend_last": on}), clock=lambda: 0.0)
+        context.prepare(state.map)
+        context.start_move(1000)  # the first request sets the per-move limit
+        request = context.begin_move(state, bank)
+        hard[on] = request.deadlines.hard * 1000.0
+        assert request.deadlines.soft <= request.deadlines.hard
+    plain = plan_budget(bank, expected_own_moves(Engine(state), 1), 1000.0).hard_ms
+    assert hard[False] == pytest.approx(plain)
+    expected = last_move_budget(bank).hard_ms if bombs == 1 else plain
+    assert hard[True] == pytest.approx(expected)
+
+
+def test_last_bomb_search_stays_within_its_limit() -> None:
+    """RULES.md 5, 8: a last bomb with `spend_last`, with ten bombs of the opponent to come
+    (far too deep to search), stays within its hard limit plus a few clock readings, uses
+    more than the plain plan's hard limit, and names a legal target."""
+    clock = FakeClock(0.005)
+    player = SearchPlayer(PARANOID, random.Random(1), config_from_dict({"spend_last": True}),
+                          clock=clock)
+    state = bombing(SIX, strength=1, bombs_per_player=[1, 10])
+    player.prepare(state)
+    player.context.start_move(1000)
+    start = clock.now
+    move = player.choose(state, 3000, 1)
+    spent = (clock.now - start) * 1000.0
+    assert move in legal_moves(state)
+    assert player.context.last_budget == last_move_budget(3000)
+    assert plan_budget(3000, 1, 1000.0).hard_ms < spent
+    assert spent <= last_move_budget(3000).hard_ms + 3 * 5.0 + 1e-6

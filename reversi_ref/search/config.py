@@ -99,6 +99,11 @@ class EvalConfig:
     # at 100 its self-play SPRT was undecided after 223 pairs, +14 Elo [-18, +46]
     # (docs/strength.md, stop 68).
     stretch_unsure: int = 0
+    # Time: the player's last bomb, its last move of the game, may spend LAST_MOVE_SHARE of
+    # the bank, with no iteration held back (`timing.last_move_budget`), where the plain plan
+    # gives it at most half and stops new iterations at a quarter.  The bank is worth nothing
+    # once the player has no bomb left.
+    spend_last: bool = False
     # With three or more players, in the building phase: when an iteration proves a loss
     # (every root move ends in the bottom places if the opponents all play against the root),
     # play the move of the deepest iteration that had not proven it, if it reaches the same

@@ -17,8 +17,8 @@ from .bombing import BOMB_DEPTH, BombChoice, choose_bomb
 from .config import EvalConfig
 from .evaluate import Evaluator
 from .position import EngineCache
-from .timing import (NO_DEADLINE, Budget, Clock, expected_own_moves, plan_budget,
-                     stretched)
+from .timing import (NO_DEADLINE, Budget, Clock, expected_own_moves, last_move_budget,
+                     plan_budget, stretched)
 
 
 class Deadlines(NamedTuple):
@@ -101,8 +101,11 @@ class GameContext:
         unreachable = 0
         if self.analysis is not None and self.config.skip_cut_off:
             unreachable = self.analysis.unreachable_free
-        budget = plan_budget(bank_ms, expected_own_moves(engine, player, unreachable),
-                             self.increment_ms, self.config.spend_surplus / 100.0)
+        if self.config.spend_last and engine.phase == BOMB and engine.bombs[player] == 1:
+            budget = last_move_budget(bank_ms)
+        else:
+            budget = plan_budget(bank_ms, expected_own_moves(engine, player, unreachable),
+                                 self.increment_ms, self.config.spend_surplus / 100.0)
         self.last_budget = budget
         longer = stretched(budget, bank_ms, 1.0 + self.config.stretch_unsure / 100.0)
         return Deadlines(start + budget.soft_ms / 1000.0, start + budget.hard_ms / 1000.0,

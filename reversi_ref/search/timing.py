@@ -61,6 +61,11 @@ SURPLUS_CUSHION_SHARES = 4.0
 # this depth or deeper, chose another move than the one before it is not settled yet, and
 # may run longer.  Changes in the cheap shallow iterations do not count.
 UNSURE_MIN_DEPTH = 4
+# `last_move_budget` (`EvalConfig.spend_last`): a player's last bomb is its last move of the
+# game, and the bank is worth nothing after it, so its hard limit may take this share of the
+# bank after the reserve (MAX_BANK_SHARE keeps room for a search that overruns; the bombing
+# search checks its deadline every CHECK_EVERY targets, far more often than that needs).
+LAST_MOVE_SHARE = 0.8
 
 
 class Budget(NamedTuple):
@@ -128,6 +133,17 @@ def stretched(budget: Budget, bank_ms: float, factor: float) -> Budget:
         return budget
     hard = max(budget.hard_ms, min(budget.hard_ms * factor, usable * MAX_BANK_SHARE))
     return Budget(hard * SOFT_FRACTION, hard)
+
+
+def last_move_budget(bank_ms: float) -> Budget:
+    """The budget of a player's last move of the game: LAST_MOVE_SHARE of the bank after the
+    reserve, with no iteration held back (`soft` equals `hard`), since no later move needs
+    the time."""
+    usable = bank_ms - RESERVE_MS
+    if usable <= 0:
+        return Budget(0.0, 0.0)
+    hard = usable * LAST_MOVE_SHARE
+    return Budget(hard, hard)
 
 
 def predicted_nodes(nodes: Sequence[int]) -> Optional[float]:
