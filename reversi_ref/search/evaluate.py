@@ -36,8 +36,8 @@ from .config import EvalConfig, Ramp
 # A finished game: each opponent beaten or lost to is worth this much; winning outright more.
 RANK_STEP = 1_000_000_000
 WIN_BONUS = 5_000_000_000
-# An opponent who can never place a stone again in the building phase; small enough that
-# seven of them stay below the decisive threshold (`is_decisive`).
+# An opponent with no stone that cannot place one itself (`Evaluator.is_wiped_out`); small
+# enough that seven of them stay below the decisive threshold (`is_decisive`).
 ELIMINATED_OPPONENT = RANK_STEP // 16
 # Any evaluation lies strictly inside (-INFINITY, INFINITY).
 INFINITY = 1 << 40
@@ -157,6 +157,14 @@ class Evaluator:
         if counts[player] or counts[CHOICE] or counts[INVERSION]:
             return False
         return not (e.overrides[player] and counts[EXPANSION])
+
+    def is_wiped_out(self, player: int) -> bool:
+        """Whether `player` holds no stone and cannot place one itself (RULES.md 3: only an
+        override stone on an `x` would).  Unlike `is_eliminated`, a choice or inversion tile
+        left does not count as a way back: a tile only hands stone sets from player to
+        player, so as many players hold none after it as before."""
+        return not self.engine.counts[player] and not (
+            self.engine.overrides[player] and self.engine.counts[EXPANSION])
 
     def relative(self, root: int, values: List[int]) -> int:
         """`values[root]` minus the config's mix of the best and the average opponent."""
@@ -330,9 +338,15 @@ class Evaluator:
             return self._cache_values[slot]
         eliminated = 0
         for p in range(1, e.players + 1):
-            if not e.disqualified[p] and self.is_eliminated(p):
-                if p == root:
+            if e.disqualified[p]:
+                continue
+            if p == root:
+                if self.is_eliminated(p):
                     return self.eliminated_value(root)
+            elif self.is_wiped_out(p):
+                # Counted with tiles left too, so that taking the last tile, which only
+                # moves the empty sets on, is not worth a wiped-out player (stop 70: we
+                # gave our 452 stones to the next player for it).
                 eliminated += 1
         progress = self.progress()
         value = (self.relative(root, self.player_values(progress))
