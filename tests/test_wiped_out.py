@@ -58,12 +58,13 @@ def test_the_row_is_what_the_comment_says() -> None:
     for player in (2, 4):  # player 3 has no stone, so no move at all
         assert TILE not in legal_moves(build(HELD, to_move=player, players=4))
 
+
 def test_an_empty_opponent_counts_with_a_tile_left() -> None:
     """Player 3 without a stone adds ELIMINATED_OPPONENT with the tile still on the board,
     as player 4 does once the tile is gone: the same count of empty opponents is worth the
     same, whichever tile is left."""
     with_tile = _value("1 1 i - 2 2 - 0 - 4 4")
-    stones_only = _value("1 1 i - 2 2 - 0 - 4 4".replace("- 0 -", "- 3 -"))
+    stones_only = _value("1 1 i - 2 2 - 3 - 4 4")  # player 3 holds the one stone
     assert with_tile - stones_only > ELIMINATED_OPPONENT - 100_000
     assert not is_decisive(with_tile)
 
@@ -80,6 +81,6 @@ def test_the_root_does_not_give_its_stones_away_for_the_last_tile() -> None:
         engine.make(engine.encode_move(move))
         values[move] = searcher.evaluator.evaluate(1)
         engine.unmake()
-    # Material only: 100 a stone against the best opponent (leader_share 0: the average).
+    # Material only: 100 a stone against the average opponent (leader_share 0).
     assert values[PLAIN_MOVE] - values[TILE] > 0
     assert abs(values[PLAIN_MOVE] - values[TILE]) < ELIMINATED_OPPONENT // 2

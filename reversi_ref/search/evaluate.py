@@ -150,21 +150,18 @@ class Evaluator:
         return min(1024, taken * 1024 // playable)
 
     def is_eliminated(self, player: int) -> bool:
-        """Whether `player` can never hold a stone again: none now, and no way back (RULES.md
-        3: an override stone on an `x`, or a choice or inversion tile handing over stones)."""
-        e = self.engine
-        counts = e.counts
-        if counts[player] or counts[CHOICE] or counts[INVERSION]:
-            return False
-        return not (e.overrides[player] and counts[EXPANSION])
+        """Whether `player` can never hold a stone again: wiped out (`is_wiped_out`), and no
+        choice or inversion tile left to hand it stones (RULES.md 3)."""
+        counts = self.engine.counts
+        return not (counts[CHOICE] or counts[INVERSION]) and self.is_wiped_out(player)
 
     def is_wiped_out(self, player: int) -> bool:
         """Whether `player` holds no stone and cannot place one itself (RULES.md 3: only an
-        override stone on an `x` would).  Unlike `is_eliminated`, a choice or inversion tile
-        left does not count as a way back: a tile only hands stone sets from player to
-        player, so as many players hold none after it as before."""
-        return not self.engine.counts[player] and not (
-            self.engine.overrides[player] and self.engine.counts[EXPANSION])
+        override stone on an `x` would).  A choice or inversion tile does not count as a way
+        back here: a tile only hands stone sets from player to player, so as many players
+        hold none after it as before."""
+        e = self.engine
+        return not e.counts[player] and not (e.overrides[player] and e.counts[EXPANSION])
 
     def relative(self, root: int, values: List[int]) -> int:
         """`values[root]` minus the config's mix of the best and the average opponent."""
