@@ -580,11 +580,9 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
-            if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
-                return leaf_value(self.evaluator, self.root, self.hopeless_leaves)
             if self.swap_cells and e.phase == BUILD and ply < MAX_PLY:
                 return self.swap_quiescence(alpha, beta, SWAP_PLIES)
-            return self.evaluator.evaluate(self.root, alpha, beta)
+            return self.leaf(alpha, beta)
         if self.any_strangers and self.strangers[e.to_move]:
             return self.pass_stranger(depth, alpha, beta, ply)
         table = self.table
@@ -714,6 +712,17 @@ class Searcher:
                 moves.append(c * 32)
         return moves
 
+    def leaf(self, alpha: int, beta: int) -> int:
+        """The static value of the engine's position (root's view).  A line that ended
+        phase 1 gets the bombing phase solved when that is in reach (`endgame.leaf_value`),
+        else the evaluation on phase 1's scale (`Evaluator.phase_end_value`)."""
+        e = self.engine
+        if e.phase == BOMB:
+            if self.config.exact_endgame:  # hook: search/endgame.py
+                return leaf_value(self.evaluator, self.root, self.hopeless_leaves)
+            return self.evaluator.phase_end_value(self.root)
+        return self.evaluator.evaluate(self.root, alpha, beta)
+
     def swap_quiescence(self, alpha: int, beta: int, plies: int) -> int:
         """The value of a phase-1 leaf (root's view) when the player to move may take a
         choice or inversion tile: the better, for that player, of the static value and the
@@ -740,7 +749,7 @@ class Searcher:
             if plies > 1 and e.phase == BUILD:
                 v = self.swap_quiescence(low, high, plies - 1)
             else:
-                v = evaluator.evaluate(root, low, high)
+                v = self.leaf(low, high)
             e.unmake()
             if (v > best) if maximizing else (v < best):
                 best = v
@@ -760,9 +769,7 @@ class Searcher:
             self.stopped = True
             return 0
         if e.phase != BUILD or depth <= 0 or ply >= MAX_PLY:
-            if e.phase == BOMB and self.config.exact_endgame:  # hook: search/endgame.py
-                return leaf_value(self.evaluator, self.root, self.hopeless_leaves)
-            return self.evaluator.evaluate(self.root, alpha, beta)
+            return self.leaf(alpha, beta)
         root = self.root
         z = e.zobrist
         natural = e.to_move

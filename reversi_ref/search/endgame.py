@@ -464,23 +464,24 @@ def leaf_value(evaluator: Evaluator, root: int,
                hopeless: Optional[Set[Tuple[int, ...]]] = None) -> int:
     """The search value of a position at the end of phase 1 (or later) for `root`: the
     bombing phase solved exactly (on places, the evaluation breaking ties) when that is in
-    reach (see LEAF_BUDGET), else the evaluation.  `hopeless` (kept by the caller for one
-    search) holds the `leaf_key`s whose solve ran out of budget (HOPELESS_MIN_PLAYERS)."""
+    reach (see LEAF_BUDGET), else the evaluation on phase 1's scale
+    (`Evaluator.phase_end_value`).  `hopeless` (kept by the caller for one search) holds the
+    `leaf_key`s whose solve ran out of budget (HOPELESS_MIN_PLAYERS)."""
     e = evaluator.engine
     if e.phase == OVER:
         return evaluator.evaluate(root)
     if e.strength > 0 and (e.cells - e.counts[HOLE]) ** bombs_left(e) > LEAF_BUDGET:
-        return evaluator.evaluate(root)
+        return evaluator.phase_end_value(root)
     key: Optional[Tuple[int, ...]] = None
     if (hopeless is not None and e.strength == 0
             and len(e.players_in_game()) >= HOPELESS_MIN_PLAYERS):
         key = leaf_key(e, root)
         if key in hopeless:
-            return evaluator.evaluate(root)
+            return evaluator.phase_end_value(root)
     solved = solver_for(evaluator).solve(root, LEAF_BUDGET)
     if solved is None:
         if key is not None and hopeless is not None:
             hopeless.add(key)
-        return evaluator.evaluate(root)
+        return evaluator.phase_end_value(root)
     left = sum(1 for p in e.players_in_game() if p != root)
     return search_value(solved.value, left, evaluator.evaluate(root))

@@ -502,6 +502,23 @@ class Evaluator:
         value += 2000 * (beaten - lost)
         return value
 
+    def phase_end_value(self, root: int) -> int:
+        """The value of a bombing-phase position at a leaf of a phase-1 search, on the scale
+        `evaluate` keeps during phase 1: `bombing_value`, plus ELIMINATED_OPPONENT for each
+        opponent without stones, and `eliminated_value` for a root without stones.  Without
+        that a line that ends phase 1 would drop (or rise) by those terms against one that
+        does not.  Only here: inside the bombing phase, taking an opponent's last stone is
+        worth no more than the place it gains (`bombing_value`)."""
+        e = self.engine
+        counts = e.counts
+        if counts[root] == 0:
+            return self.eliminated_value(root)
+        wiped = 0
+        for p in range(1, e.players + 1):
+            if p != root and not e.disqualified[p] and counts[p] == 0:
+                wiped += 1
+        return self.bombing_value(root) + ELIMINATED_OPPONENT * wiped
+
     def final_value(self, root: int) -> int:
         """The value of a finished game: places first (RULES.md 7), then the stone margin."""
         e = self.engine
