@@ -9,7 +9,7 @@ as the `client` would, with the same evaluation and search, but for as long as i
 
 A value is from the point of view of the player to move, in the evaluation's units (at the
 end of the game 100 per stone of margin); a decisive value is a proven result ("proven: first
-place", "proven: not first").  When the game goes on after move N, the move it played is then
+place", "proven: not first alone").  When the game goes on after move N, the move it played is then
 searched alone to the same depth from empty tables (unless it is the search's own choice), so
 the two values can be compared:
 
@@ -40,7 +40,7 @@ from .render.record import Record
 from .search.alphabeta import PLAYER_SHIFT, Searcher
 from .search.bombing import BOMB_DEPTH, choose_bomb
 from .search.config import DEFAULT_CONFIG, EvalConfig, config_from_dict
-from .search.evaluate import WIN_BONUS, is_decisive
+from .search.evaluate import RANK_STEP, WIN_BONUS, is_decisive
 from .search.timing import Clock
 from .state import GameState, Move
 
@@ -67,14 +67,19 @@ class Analysis(NamedTuple):
     # The move the client plays instead of the last iteration's, to hold out against the
     # loss that iteration proved (`EvalConfig.hold_out`), or None.
     held: Optional[Move] = None
+    # The opponents still in the game: what a proven value's places are out of.
+    opponents: int = 1
 
 
-def describe_value(value: int) -> str:
-    """A search value as text: the number, and the proven result when it is decisive."""
+def describe_value(value: int, opponents: int) -> str:
+    """A search value as text: the number, and the proven result when it is decisive, with
+    `opponents` still in the game (a value counts RANK_STEP per place, and WIN_BONUS only for
+    first place alone; see `endgame.search_value`)."""
     if not is_decisive(value):
         return "%+d" % value
-    return "%+d (proven: %s)" % (value, "first place" if value >= WIN_BONUS // 2
-                                 else "not first")
+    # The tiebreak a solved value carries stays within RANK_STEP / 4 either way.
+    first = value >= opponents * RANK_STEP + WIN_BONUS - RANK_STEP // 2
+    return "%+d (proven: %s)" % (value, "first place" if first else "not first alone")
 
 
 def describe_move(move: Move) -> str:
@@ -136,6 +141,7 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
     search_player = SearchPlayer(config=config, clock=clock)
     evaluator = search_player.context.load(state)
     engine = evaluator.engine
+    opponents = len(engine.players_in_game()) - 1
     if engine.phase == BOMB:
         start = clock()
         deadline = deadline_after(start, seconds)
@@ -143,7 +149,7 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
                              min(max_depth, BOMB_DEPTH) if seconds > 0 else max_depth, deadline)
         bomb = Iteration(choice.depth, engine.decode_move(choice.move), choice.value,
                          choice.nodes, clock() - start)
-        return Analysis(player, "bombing", [bomb], played, None)
+        return Analysis(player, "bombing", [bomb], played, None, opponents=opponents)
     searcher = search_player.searcher_for(state)
     iterations = search_building_move(searcher, seconds, max_depth, clock)
     held = None
@@ -160,7 +166,7 @@ def analyse_state(state: GameState, played: Optional[Move], seconds: float, max_
         else:
             played_value = search_played_move(state, played, last.depth, seconds, config,
                                               clock)
-    return Analysis(player, "building", iterations, played, played_value, held)
+    return Analysis(player, "building", iterations, played, played_value, held, opponents)
 
 
 def played_verdict(analysis: Analysis) -> str:
@@ -172,7 +178,8 @@ def played_verdict(analysis: Analysis) -> str:
     text = "played %s" % describe_move(analysis.played)
     if mine is None or best is None:
         return text + ": not searched (no iteration finished in time)"
-    text += ": value %s at depth %d" % (describe_value(mine.value), mine.depth)
+    text += ": value %s at depth %d" % (describe_value(mine.value, analysis.opponents),
+                                        mine.depth)
     if mine.depth != best.depth:
         return text + " (the search's choice was valued at depth %d: not comparable)" % (
             best.depth)
@@ -190,7 +197,8 @@ def format_analysis(analysis: Analysis) -> List[str]:
     if analysis.phase == "bombing":
         bomb = analysis.iterations[0]
         lines.append("bomb %s: value %s, %s targets tried, %d bombs deep, %.2f s" % (
-            describe_move(bomb.move), describe_value(bomb.value), "{:,}".format(bomb.nodes),
+            describe_move(bomb.move), describe_value(bomb.value, analysis.opponents),
+            "{:,}".format(bomb.nodes),
             bomb.depth, bomb.seconds))
         if analysis.played is not None:
             lines.append("played %s" % describe_move(analysis.played))
@@ -199,7 +207,7 @@ def format_analysis(analysis: Analysis) -> List[str]:
         lines.append("no iteration finished in time: give more seconds (-t)")
     for it in analysis.iterations:
         lines.append("depth %d: %s value %s, %s nodes, %.2f s" % (
-            it.depth, describe_move(it.move), describe_value(it.value),
+            it.depth, describe_move(it.move), describe_value(it.value, analysis.opponents),
             "{:,}".format(it.nodes), it.seconds))
     if analysis.held is not None:
         lines.append("the client plays %s instead: it reaches the same place and holds out "
@@ -235,7 +243,7 @@ def sweep_line(number: int, analysis: Analysis) -> str:
     if analysis.phase == "bombing":
         bomb = analysis.iterations[0]
         return "%s, bombing: the search bombs %s (value %s), played %s" % (
-            where, describe_move(bomb.move), describe_value(bomb.value),
+            where, describe_move(bomb.move), describe_value(bomb.value, analysis.opponents),
             describe_move(analysis.played) if analysis.played else "nothing")
     return "%s: %s" % (where, played_verdict(analysis))
 

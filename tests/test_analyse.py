@@ -15,13 +15,13 @@ from typing import Dict, List, Tuple
 import pytest
 
 from reversi_ref import parse_map
-from reversi_ref.analyse import analyse_state, played_verdict
+from reversi_ref.analyse import analyse_state, describe_value, played_verdict
 from reversi_ref.arenatrace import replay_events, write_trace
 from reversi_ref.bundled import bundled_map_bytes
 from reversi_ref.cli import main
 from reversi_ref.render.record import load_record
 from reversi_ref.rules import legal_moves, play, scores
-from reversi_ref.search.evaluate import WIN_BONUS, is_decisive
+from reversi_ref.search.evaluate import RANK_STEP, WIN_BONUS, is_decisive
 from reversi_ref.state import GameState, Move
 
 
@@ -100,7 +100,7 @@ def test_a_proven_ending_agrees_with_an_exhaustive_minimax(
     played = report["played_value"]
     assert played["proven"] and played["depth"] == last["depth"]
     assert played["value"] < 0 < last["value"]
-    assert "(proven: first place)" in printed and "(proven: not first)" in printed
+    assert "(proven: first place)" in printed and "(proven: not first alone)" in printed
     assert "below the search's" in printed
     assert [it["depth"] for it in report["iterations"]] == list(
         range(1, len(report["iterations"]) + 1))
@@ -200,3 +200,21 @@ def test_a_sweep_values_each_move_of_one_player(tmp_path: Path,
         main(["analyse", str(game), "--player", "1"])
     assert stop.value.code == 2
     assert "only with --to" in capsys.readouterr().err
+
+
+def test_a_proven_place_is_named_out_of_the_players_in_the_game() -> None:
+    """A proven value counts RANK_STEP per opponent beaten less per opponent ahead, and
+    WIN_BONUS for first place alone.  With seven opponents, second place sharing with one
+    (5 beaten, 1 ahead: 4 places; the value `analyse` printed for player 5's bomb at move
+    1,795 of stop 71's `comp2024_04_8p` game, which ended so) is not first, though it is
+    above WIN_BONUS / 2, where the label drew the line before stop 71."""
+    second_of_eight = 4 * RANK_STEP - 29_700
+    assert second_of_eight == 3_999_970_300
+    assert describe_value(second_of_eight, 7).endswith("(proven: not first alone)")
+    first_of_eight = 7 * RANK_STEP + WIN_BONUS + 500
+    assert describe_value(first_of_eight, 7).endswith("(proven: first place)")
+    shared_first_of_eight = 6 * RANK_STEP  # 6 beaten, 1 level
+    assert describe_value(shared_first_of_eight, 7).endswith("(proven: not first alone)")
+    assert describe_value(RANK_STEP + WIN_BONUS + 100, 1).endswith("(proven: first place)")
+    assert describe_value(-RANK_STEP - 100, 1).endswith("(proven: not first alone)")
+    assert describe_value(12_345, 7) == "+12345"
