@@ -37,6 +37,7 @@ SUBCOMMAND_MODULES = (
     "reversi_ref.tournament",
     "reversi_ref.arena",
     "reversi_ref.arenacompare",
+    "reversi_ref.arenagames",
     "reversi_ref.tune",
     "reversi_ref.render.cli",
     "reversi_ref.analyse",
