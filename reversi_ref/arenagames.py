@@ -15,6 +15,7 @@ import os
 import re
 from typing import Any, Dict, List, Optional, Sequence
 
+from .arena import SetupError
 from .arenacompare import Record, read_records
 from .errors import ReversiError
 from .mapfile import read_map_file
@@ -23,6 +24,7 @@ PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "ei
 HEADER = ("| map (width x height, players) | our seat | result, scores in seat order "
           "| end of phase 1, ours (place; the best other) | depth, ours / the opponents' "
           "| our lowest bank after the first move (s) | minutes |")
+RULE = "|---" * HEADER.count(" | ") + "|---|"
 # Our client's move line: "move 24: (23, 10) depth 5, ... (bank 1984 ms, ...".
 BANK = re.compile(r"^move \d+: .*\(bank (\d+) ms")
 
@@ -131,16 +133,45 @@ def row(record: Record) -> str:
 
 def rows(records: Dict[str, Record]) -> List[str]:
     """The header, its rule and one row per game, in the file's order."""
-    return [HEADER, "|---" * HEADER.count(" | ") + "|---|"] + [
-        row(record) for record in records.values()]
+    return [HEADER, RULE] + [row(record) for record in records.values()]
+
+
+def record_problem(record: Record) -> Optional[str]:
+    """What keeps `record` from making a row (a field the table needs is missing or of the
+    wrong kind), or None."""
+    seats = record.get("seats")
+    if not isinstance(record.get("map"), str):
+        return "no map name"
+    if not (isinstance(seats, list) and seats
+            and all(isinstance(seat, dict) and isinstance(seat.get("seat"), int)
+                    and isinstance(seat.get("name"), str) for seat in seats)):
+        return "no seats with number and name"
+    ours = record.get("ours_seat")
+    if not (isinstance(ours, int) and 1 <= ours <= len(seats)):
+        return "our seat %r is not one of its %d seats" % (ours, len(seats))
+    if not isinstance(record.get("seconds", 0.0), (int, float)):
+        return "its seconds are not a number"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     """`reversi-ref arena-games`: print the table."""
     records: Dict[str, Record] = {}
     for path in args.files:
-        records.update(read_records(path))
-    for line in rows(records):
+        for key, record in read_records(path).items():
+            problem = record_problem(record)
+            if problem is not None:
+                raise SetupError("%s: game %s: %s" % (path, key, problem))
+            records[key] = record
+    lines = [HEADER, RULE]
+    for key, record in records.items():
+        try:
+            lines.append(row(record))
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            # A field of the wrong kind deeper in (a seat's stones as text, say).
+            raise SetupError("game %s: a malformed field (%s: %s)"
+                             % (key, type(error).__name__, error)) from None
+    for line in lines:
         print(line)
     return 0
 

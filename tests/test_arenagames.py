@@ -100,3 +100,31 @@ def test_the_command_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert printed[2] == rows({"k": record})[2]
     assert main(["arena-games", str(tmp_path / "none.jsonl")]) == 1
     assert "none.jsonl" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"seats": []}, "no seats with number and name"),
+    ({"ours_seat": 9}, "our seat 9 is not one of its 8 seats"),
+    ({"map": None}, "no map name"),
+    ({"seconds": "long"}, "its seconds are not a number"),
+])
+def test_a_record_that_cannot_make_a_row_is_named(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  change: Dict[str, Any], said: str) -> None:
+    record = game(tmp_path, [1] * 8, [None] * 8, 3, DEPTHS)
+    record.update(change)
+    results = tmp_path / "games.jsonl"
+    results.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["arena-games", str(results)]) == 1
+    assert capsys.readouterr().err.strip().endswith(
+        "games.jsonl: game 1/trivial/octagon8p/3: " + said)
+
+
+def test_a_malformed_field_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                    ) -> None:
+    record = game(tmp_path, [1] * 8, [None] * 8, 3, DEPTHS)
+    record["seats"][2]["phase1_depth"] = "deep"
+    results = tmp_path / "games.jsonl"
+    results.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["arena-games", str(results)]) == 1
+    assert "game 1/trivial/octagon8p/3: a malformed field (TypeError" in capsys.readouterr().err
