@@ -39,14 +39,6 @@ def place_words(place: int, shared_with: Sequence[int]) -> str:
         ", ".join(str(seat) for seat in shared_with))
 
 
-def standing(values: Sequence[Optional[int]], seat: int) -> Optional[int]:
-    """The place of `seat` (1-based) among `values` (1 = most; None values have none)."""
-    mine = values[seat - 1]
-    if mine is None:
-        return None
-    return 1 + sum(1 for value in values if value is not None and value > mine)
-
-
 def result_text(record: Record) -> str:
     """Our place (bold when first) and every seat's final stones, or why there are none."""
     if record.get("outcome") != "ok":
@@ -67,16 +59,14 @@ def phase1_text(record: Record) -> str:
     """Our stones at the end of phase 1, `231 (third; 548)`, or `-` without a replay."""
     stones: List[Optional[int]] = [seat.get("phase1_stones") for seat in record["seats"]]
     seat = record["ours_seat"]
-    place = standing(stones, seat)
-    if place is None:
+    mine = stones[seat - 1]
+    if mine is None:
         return "-"
     others = [value for index, value in enumerate(stones, 1)
               if index != seat and value is not None]
-    shared = [index for index, value in enumerate(stones, 1)
-              if index != seat and value == stones[seat - 1]]
-    best = " (shared)" if shared else ""
-    return "%d (%s%s; %s)" % (stones[seat - 1] or 0, PLACES[place - 1], best,
-                              max(others) if others else "-")
+    place = 1 + sum(1 for value in others if value > mine)
+    best = " (shared)" if mine in others else ""
+    return "%d (%s%s; %s)" % (mine, PLACES[place - 1], best, max(others) if others else "-")
 
 
 def depth_text(record: Record) -> str:
@@ -132,8 +122,16 @@ def row(record: Record) -> str:
 
 
 def rows(records: Dict[str, Record]) -> List[str]:
-    """The header, its rule and one row per game, in the file's order."""
-    return [HEADER, RULE] + [row(record) for record in records.values()]
+    """The header, its rule and one row per game, in the file's order; SetupError naming
+    the game for a field of the wrong kind deeper in (a seat's stones as text, say)."""
+    lines = [HEADER, RULE]
+    for key, record in records.items():
+        try:
+            lines.append(row(record))
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise SetupError("game %s: a malformed field (%s: %s)"
+                             % (key, type(error).__name__, error)) from None
+    return lines
 
 
 def record_problem(record: Record) -> Optional[str]:
@@ -163,15 +161,7 @@ def run(args: argparse.Namespace) -> int:
             if problem is not None:
                 raise SetupError("%s: game %s: %s" % (path, key, problem))
             records[key] = record
-    lines = [HEADER, RULE]
-    for key, record in records.items():
-        try:
-            lines.append(row(record))
-        except (KeyError, IndexError, TypeError, ValueError) as error:
-            # A field of the wrong kind deeper in (a seat's stones as text, say).
-            raise SetupError("game %s: a malformed field (%s: %s)"
-                             % (key, type(error).__name__, error)) from None
-    for line in lines:
+    for line in rows(records):
         print(line)
     return 0
 
@@ -189,4 +179,4 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-__all__ = ["lowest_bank", "place_words", "row", "rows", "standing"]
+__all__ = ["lowest_bank", "place_words", "row", "rows"]

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
-from reversi_ref.arenagames import lowest_bank, place_words, row, rows, standing
+from reversi_ref.arenagames import lowest_bank, place_words, row, rows
 from reversi_ref.cli import main
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
@@ -82,8 +82,6 @@ def test_an_unfinished_game(tmp_path: Path) -> None:
 def test_the_helpers() -> None:
     assert lowest_bank(OUR_LOG) == 1.604          # the first move's 0.9 s left out
     assert lowest_bank("move 5: (1, 1) depth 2, 9 nodes, 1 ms (bank 700 ms)\n") is None
-    assert standing([3, 5, None, 5], 1) == 3
-    assert standing([3, 5, None, 5], 3) is None
     assert place_words(2, []) == "second"
     assert place_words(1, [3, 4]) == "first (shared with players 3, 4)"
 
