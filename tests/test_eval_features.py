@@ -88,6 +88,41 @@ def test_shut_in_needs_three_players() -> None:
     assert _gain(state, 1, shut_in=(700, 700)) == 0
 
 
+def _share_gain(state: GameState, root: int, weight: int) -> int:
+    """What `mobility_share` at `weight` (all else as OFF) adds to root's value."""
+    return _value(state, root, replace(OFF, mobility_share=weight)) - _value(state, root, OFF)
+
+
+def test_mobility_share_splits_the_free_cells_by_mobility() -> None:
+    """SHUT has two free cells (4 and 7) and mobilities 0, 1, 1 (cell 4 for player 2, cell 7
+    for player 3).  Root 1 expects 0 of them, each opponent 2 * 1/2 = 1: at 100 a cell,
+    -100.  Root 2 expects 1, its opponents 0 and 1, average 1/2: +50."""
+    shut = build(SHUT, players=3)
+    assert _share_gain(shut, 1, 100) == -100
+    assert _share_gain(shut, 2, 100) == 50
+    assert _share_gain(shut, 3, 100) == 50
+
+
+def test_mobility_share_is_nothing_at_equal_mobility() -> None:
+    """OPEN: every player has one target, so every expected share is the same."""
+    open_ = build(OPEN, players=3)
+    assert [_share_gain(open_, root, 100) for root in (1, 2, 3)] == [0, 0, 0]
+
+
+def test_mobility_share_with_nobody_to_move_and_with_two_players() -> None:
+    """No player with a target shares nothing; with two players the feature is off."""
+    stuck = build("1 - 2 - 3 - 0", players=3)
+    assert all(not _plain_targets(stuck, p) for p in (1, 2, 3))
+    assert _share_gain(stuck, 1, 100) == 0
+    two = build("1 - 2 0 1 1", to_move=2)
+    assert _share_gain(two, 1, 100) == 0
+
+
+def test_free_cells_leave_out_holes_and_stones() -> None:
+    """SHUT: eight cells, one hole, five stones: two free."""
+    assert _evaluator(build(SHUT, players=3), OFF).free_cells() == 2
+
+
 def test_access_counts_free_cells_next_to_stones() -> None:
     """Access of `0 1 0 2 3 -`: player 1 two free cells, player 2 one, player 3 none.  Root 1:
     1000 (2 - 0) / (2 + 0 + 2) = 500 (the opponents' average 1/2 rounds down to 0); root 3:
@@ -188,7 +223,7 @@ def test_bombs_in_hand_gain_late() -> None:
 
 ALL_ON = replace(DEFAULT_CONFIG, shut_in=(3000, 1000), access=(800, 200), parity=(0, 400),
                  frontier=(600, 200),
-                 stable=(200, 100), bomb_late=(0, 800), region_share=(60, 60))
+                 stable=(200, 100), bomb_late=(0, 800), region_share=(60, 60), mobility_share=20)
 
 
 @pytest.mark.parametrize("name", ["othello8x8.map", "sparks3p.map"])

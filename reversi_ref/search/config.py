@@ -55,6 +55,15 @@ class EvalConfig:
     # With three or more players: a player without a plain move (shut in; the others can
     # keep it there) costs this much, an opponent shut in gains it over their count.
     shut_in: Ramp = (0, 0)
+    # With three or more players: the free cells left (holes and stones not counted) are
+    # taken to go to the players in proportion to their mobility, and the root's expected
+    # share against its opponents' average is worth this much per cell (0 = off).  On big
+    # maps with few contacts a player whose stones no line reaches is stuck where it stands
+    # while the others share the rest of the board: on `comp2022_04_3p` seat 1 (stop 72) we
+    # led with 43 stones at ply 56, had no move from then to ply 583, and ended phase 1
+    # third with 116 against 464.  The mobility balance (at most `mobility` points) sees a
+    # few stones in that; the free cells the others will share are hundreds.
+    mobility_share: int = 0
     # With three or more players: access, the free cells next to a player's stones, as
     # (own - opponents' average) / (own + that + 2) times this weight.
     access: Ramp = (0, 0)

@@ -149,6 +149,15 @@ class Evaluator:
         taken += counts[EXPANSION]
         return min(1024, taken * 1024 // playable)
 
+    def free_cells(self) -> int:
+        """The cells without a stone that are no hole (free cells and special tiles)."""
+        e = self.engine
+        counts = e.counts
+        taken = counts[HOLE] + counts[EXPANSION]
+        for p in range(1, e.players + 1):
+            taken += counts[p]
+        return max(0, e.cells - taken)
+
     def is_eliminated(self, player: int) -> bool:
         """Whether `player` can never hold a stone again: wiped out (`is_wiped_out`), and no
         choice or inversion tile left to hand it stones (RULES.md 3)."""
@@ -350,17 +359,20 @@ class Evaluator:
                  + ELIMINATED_OPPONENT * eliminated)
         cfg = self.config
         w_mobility = ramp(cfg.mobility, progress)
-        w_shut = w_access = 0
+        w_shut = w_access = w_share = 0
         if e.players >= 3:
             w_shut = ramp(cfg.shut_in, progress)
             w_access = ramp(cfg.access, progress)
+            if cfg.mobility_share:
+                # The bound of the term below: its weight for each free cell.
+                w_share = cfg.mobility_share * self.free_cells()
         else:
             if cfg.parity != (0, 0):
                 value += self.parity_term(root, ramp(cfg.parity, progress))
             # The frontier is access with the sign turned: own free neighbours count against.
             w_access = -ramp(cfg.frontier, progress)
-        if w_mobility or w_shut or w_access:
-            reach = abs(w_mobility) + abs(w_shut) + abs(w_access)
+        if w_mobility or w_shut or w_access or w_share:
+            reach = abs(w_mobility) + abs(w_shut) + abs(w_access) + abs(w_share)
             if value - reach >= beta:
                 return value - reach
             if value + reach <= alpha:
@@ -371,20 +383,22 @@ class Evaluator:
             value += (balance(root, w_mobility, self._mobility, e)
                       + balance(root, w_access, self._access, e))
         else:
-            if w_mobility or w_shut:
-                value += self.mobility_term(root, w_mobility, w_shut)
+            if w_mobility or w_shut or w_share:
+                value += self.mobility_term(root, w_mobility, w_shut, w_share)
             if w_access:
                 value += self.access_term(root, w_access)
         self._cache_keys[slot] = key
         self._cache_values[slot] = value
         return value
 
-    def mobility_term(self, root: int, weight: int, shut_in: int = 0) -> int:
+    def mobility_term(self, root: int, weight: int, shut_in: int = 0, share: int = 0) -> int:
         """`weight` times (own mobility - opponents' average) / (own + that + 2), where a
         player's mobility is its targets without an override stone: with one in hand nearly
         every stone on the board would be a move, and override stones in hand are valued on
         their own.  A player with no such target is shut in: `-shut_in` for the root,
-        `shut_in` shared over the opponents for each of them."""
+        `shut_in` shared over the opponents for each of them.  `share` (the free cells times
+        `mobility_share`) is split in proportion to mobility, the root's part against its
+        opponents' average."""
         e = self.engine
         mobility = self._mobility
         e.plain_mobility(mobility)
@@ -401,7 +415,25 @@ class Evaluator:
                 if mobility[root] == 0:
                     value -= shut_in
                 value += shut_in * shut // count
+        if share:
+            value += self.share_term(root, share, mobility)
         return value
+
+    def share_term(self, root: int, share: int, mobility: List[int]) -> int:
+        """`share` times (root's mobility - its opponents' average) / everybody's mobility:
+        the root's expected part of what is left against an average opponent's."""
+        disqualified = self.engine.disqualified
+        own = mobility[root]
+        total = own
+        others = count = 0
+        for p in range(1, self.engine.players + 1):
+            if p != root and not disqualified[p]:
+                others += mobility[p]
+                count += 1
+        total += others
+        if not count or not total:
+            return 0
+        return share * (own * count - others) // (count * total)
 
     def access_term(self, root: int, weight: int) -> int:
         """`weight` times (own access - opponents' average) / (own + that + 2), where a
