@@ -5,7 +5,8 @@ Each move: load the position into the fast engine, plan the time from the reques
 iteration) or the hard one (stop inside the iteration), and without starting an iteration
 that is predicted to run far past the hard deadline; the bombing phase has its own search
 (`reversi_ref.search.bombing`), deepened the same way.  Without a time limit (`time_ms` 0)
-the search goes exactly `depth` plies (or bombs) deep.
+the search goes exactly `depth` plies (or bombs) deep, unless that takes longer than
+`context.NO_LIMIT_SECONDS`.
 
 `time_ms` is read as the whole time bank of the move request (RULES.md 8): the players set
 `manages_bank`, which tells the client and the tournament to pass the bank unchanged.

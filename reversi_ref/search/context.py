@@ -21,6 +21,13 @@ from .timing import (NO_DEADLINE, Budget, Clock, expected_own_moves, last_move_b
                      plan_budget, stretched)
 
 
+# Without a time limit the search goes its full depth, but stops here (seconds) all the same,
+# with the deepest iteration it finished: at the end of phase 1 with override stones in hand
+# nearly every stone is a move, and a paranoid search 3 plies deep then runs for hours (stop
+# 73: `comp2017_02_3p` under `serve -t 0 -d 3`, disqualified after the referee's 600 s).
+NO_LIMIT_SECONDS = 120.0
+
+
 class Deadlines(NamedTuple):
     """Clock times (seconds): no new iteration after `soft`, stop searching at `hard`; the
     `unsure` pair replaces them once the search changes its mind late (`stretch_unsure`)."""
@@ -95,9 +102,11 @@ class GameContext:
         return now
 
     def deadlines(self, start: float, bank_ms: int, engine: Engine, player: int) -> Deadlines:
-        """The move's deadlines from its start and the bank (none when `bank_ms` is 0)."""
+        """The move's deadlines from its start and the bank (when `bank_ms` is 0, no soft one
+        and a hard one NO_LIMIT_SECONDS on)."""
         if bank_ms <= 0:
-            return Deadlines(NO_DEADLINE, NO_DEADLINE, NO_DEADLINE, NO_DEADLINE)
+            cap = start + NO_LIMIT_SECONDS
+            return Deadlines(NO_DEADLINE, cap, NO_DEADLINE, cap)
         unreachable = 0
         if self.analysis is not None and self.config.skip_cut_off:
             unreachable = self.analysis.unreachable_free
