@@ -136,27 +136,27 @@ class Evaluator:
     # Helpers
     # -------------------------------------------------------------------------------------
 
+    def stones(self) -> int:
+        """The cells holding a stone: every player's and the expansion stones."""
+        e = self.engine
+        counts = e.counts
+        taken = counts[EXPANSION]
+        for p in range(1, e.players + 1):
+            taken += counts[p]
+        return taken
+
     def progress(self) -> int:
         """How full the board is: 0 at no stones, 1024 when every non-hole cell holds one."""
         e = self.engine
-        counts = e.counts
-        playable = e.cells - counts[HOLE]
+        playable = e.cells - e.counts[HOLE]
         if playable <= 0:
             return 1024
-        taken = 0
-        for p in range(1, e.players + 1):
-            taken += counts[p]
-        taken += counts[EXPANSION]
-        return min(1024, taken * 1024 // playable)
+        return min(1024, self.stones() * 1024 // playable)
 
     def free_cells(self) -> int:
         """The cells without a stone that are no hole (free cells and special tiles)."""
         e = self.engine
-        counts = e.counts
-        taken = counts[HOLE] + counts[EXPANSION]
-        for p in range(1, e.players + 1):
-            taken += counts[p]
-        return max(0, e.cells - taken)
+        return max(0, e.cells - e.counts[HOLE] - self.stones())
 
     def is_eliminated(self, player: int) -> bool:
         """Whether `player` can never hold a stone again: wiped out (`is_wiped_out`), and no
