@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import json
 import random
 import select
 import socket
@@ -520,16 +521,19 @@ def run_client(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
     host, port = args.server
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    weights: Dict[str, object] = {}
     if args.weights is None:
         player = player_registry.get(args.player, seed)
     else:
         try:
-            player = player_registry.tuned(
-                args.player, player_registry.read_weights(args.weights, "argument --weights"),
-                seed)
+            weights = player_registry.read_weights(args.weights, "argument --weights")
+            player = player_registry.tuned(args.player, weights, seed)
         except ValueError as error:
             raise usage_error(error, "argument --weights") from None
     client = Client(player, args.group, out, args.timeout, ponder=not args.no_ponder)
+    if weights:
+        # The log is the record of a game: it must say which evaluation played it.
+        client.log("weights changed from the defaults: %s" % json.dumps(weights, sort_keys=True))
     client.memory_every = args.memory_every
     client.jit_limit_mb = args.jit_limit
     return finish_client(client, host, port, out, watch_address=args.watch)

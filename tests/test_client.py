@@ -558,6 +558,8 @@ def test_search_with_weights_plays_a_game(capsys: pytest.CaptureFixture[str]) ->
     server = FakeServer(script)
     assert run(server.address, "--player", "search", "--weights", '{"material": [60, 100]}') == 0
     server.finish()
+    # The log names the changed weights, so that a game's record says what played it.
+    assert 'weights changed from the defaults: {"material": [60, 100]}' in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("player,weights,message", [
