@@ -599,8 +599,9 @@ def _distributed_problems(args: argparse.Namespace, names: Sequence[str]) -> Lis
 
 
 def _resumed_seed(args: argparse.Namespace) -> Optional[int]:
-    """The seed of an unfinished cluster run to resume (its --json partial file), if any."""
-    if not args.scheduler or args.sprt or not args.json:
+    """The seed of an unfinished cluster run or SPRT to resume (its --json partial file), if
+    any."""
+    if not args.json or not (args.scheduler or args.sprt):
         return None
     from .cluster import saved_seed
     return saved_seed(args.json)
@@ -630,12 +631,13 @@ def register(subparsers: Any) -> None:
                              "evaluation weights of JSON changed (inline, or @FILE), e.g. "
                              "'wide=brs:{\"mobility\": [2000, 400]}'; may be repeated")
     parser.add_argument("--json", type=output_file, metavar="FILE",
-                        help="write every game and the table as JSON")
+                        help="write every game and the table as JSON; with --scheduler or "
+                             "--sprt the games so far are kept in FILE.partial, and the same "
+                             "command resumes a run that was stopped")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="play on a Dask cluster: tcp://HOST:8786, or local:N for N local "
-                             "worker processes (needs reversi-ref[cluster]); with --json the "
-                             "run can be resumed")
+                             "worker processes (needs reversi-ref[cluster])")
     parser.add_argument("--sprt", default=None, metavar="ELO0,ELO1",
                         help="SPRT of the first --players name against the second, in game "
                              "pairs, until H0 (ELO0) or H1 (ELO1, logistic Elo) is accepted")

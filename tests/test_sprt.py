@@ -8,15 +8,16 @@ import math
 import random
 from pathlib import Path
 from statistics import NormalDist
-from typing import Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
 from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
+from reversi_ref.cluster import partial_path
 from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
-from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score, expected_score,
+from reversi_ref.sprt import (PRIOR, SavedGames, Sprt, bounds, elo_interval, elo_of_score, expected_score,
                               game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
                               points_elo, wilson_interval)
 
@@ -268,6 +269,114 @@ def test_sprt_command_keeps_the_pairs_played_when_interrupted(
     data = json.loads(out.read_text())
     assert data["sprt"]["interrupted"] is True and data["sprt"]["pairs"] == 2
     assert len(data["games"]) == 4
+
+
+def sprt_games(out: Path) -> List[Tuple[int, List[str], List[int], List[str]]]:
+    """Each game of a --json file: number, seating, scores and moves."""
+    return [(g["game"], [s["player"] for s in g["seats"]], [s["score"] for s in g["seats"]],
+             g["played"]) for g in json.loads(out.read_text())["games"]]
+
+
+def test_a_test_stopped_at_the_cap_goes_on_from_its_partial_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """Stopped undecided at 2 pairs, the test keeps its 4 games in FILE.partial; run again with
+    a cap of 3 pairs it plays only the 2 games of the third pair, and ends with the games and
+    the pair points of a test run to 3 pairs at once."""
+    whole = tmp_path / "whole.json"
+    assert sprt_on_four(tmp_path, 3, whole) == 0
+    out = tmp_path / "sprt.json"
+    assert sprt_on_four(tmp_path, 2, out) == 0
+    partial = partial_path(str(out))
+    assert len(partial.read_text().splitlines()) == 1 + 4  # the header and 4 games
+    capsys.readouterr()
+    played: List[int] = []
+
+    def counted(spec: Any) -> Dict[str, Any]:
+        played.append(spec.number)
+        return play_game(spec)
+
+    monkeypatch.setattr("reversi_ref.tournament.play_game", counted)
+    assert sprt_on_four(tmp_path, 3, out) == 0
+    assert played == [4, 5]
+    assert "resuming with 4 games" in capsys.readouterr().err
+    assert sprt_games(out) == sprt_games(whole)
+    assert (json.loads(out.read_text())["sprt"]["pair_points"]
+            == json.loads(whole.read_text())["sprt"]["pair_points"])
+
+
+def test_an_interrupted_test_resumes_without_its_seed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """Ctrl-C in the fifth game of a run without --seed: the partial file keeps the four games
+    and the seed, and the same command (still without --seed) plays on from game 4 to the cap,
+    the games those of one uninterrupted run with that seed."""
+    (tmp_path / "four.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+
+    def command(path: Path, *seed: str) -> List[str]:
+        return ["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                "--quiet", "--max-pairs", "3", "--json", str(path)] + list(seed)
+
+    monkeypatch.setattr("reversi_ref.tournament.play_game", interrupted_after(4, play_game))
+    assert main(command(out)) == 130
+    seed = json.loads(out.read_text())["seed"]
+    header = json.loads(partial_path(str(out)).read_text().splitlines()[0])
+    assert header["seed"] == seed
+    played: List[int] = []
+
+    def counted(spec: Any) -> Dict[str, Any]:
+        played.append(spec.number)
+        return play_game(spec)
+
+    monkeypatch.setattr("reversi_ref.tournament.play_game", counted)
+    assert main(command(out)) == 0
+    assert played == [4, 5] and json.loads(out.read_text())["seed"] == seed
+    monkeypatch.setattr("reversi_ref.tournament.play_game", play_game)
+    whole = tmp_path / "whole.json"
+    assert main(command(whole, "--seed", str(seed))) == 0
+    assert sprt_games(out) == sprt_games(whole)
+
+
+def test_a_partial_file_of_another_test_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Games left by a test with another seed are not mixed in: a clear error, exit 1, and
+    the file is left as it was."""
+    (tmp_path / "four.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+    assert sprt_on_four(tmp_path, 1, out) == 0
+    before = partial_path(str(out)).read_text()
+    capsys.readouterr()
+    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
+                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "2", "--quiet", "--max-pairs", "2", "--json", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "sprt.json.partial" in err and "another schedule" in err and "Traceback" not in err
+    assert partial_path(str(out)).read_text() == before
+
+
+def test_saved_games_file_goes_once_the_test_decides(tmp_path: Path) -> None:
+    """The partial file is read back as it was written, kept while the test is undecided and
+    removed once it has decided."""
+    out = str(tmp_path / "t.json")
+    saved = SavedGames(out, 5, "sprt-x")
+    saved.keep({"game": 1, "seats": []})
+    saved.keep({"game": 0, "seats": []})
+    saved.close(decided=False)
+    with partial_path(out).open("a") as handle:
+        handle.write('{"game": 2, "se')  # a record cut off by a kill
+    again = SavedGames(out, 5, "sprt-x")
+    assert sorted(again.records) == [0, 1]
+    again.keep({"game": 3, "seats": []})
+    again.close(decided=False)
+    again = SavedGames(out, 5, "sprt-x")
+    assert sorted(again.records) == [0, 1, 3]
+    again.close(decided=True)
+    assert not partial_path(out).exists()
+    assert SavedGames(None, 5, "sprt-x").path is None
 
 
 def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
