@@ -308,6 +308,16 @@ def game_points(record: Dict[str, Any], name: str) -> float:
     return sum(results) / len(results) if results else 0.5
 
 
+def points_by_map(records: Sequence[Dict[str, Any]], name: str
+                  ) -> List[Tuple[str, int, float]]:
+    """(map, pairs, `name`'s mean score a game) for each map of whole pairs in `records`, in
+    the order the maps first appear: where a candidate gains and where it loses."""
+    games: Dict[str, List[float]] = {}
+    for record in records:
+        games.setdefault(str(record["map"]), []).append(game_points(record, name))
+    return [(m, len(points) // 2, sum(points) / len(points)) for m, points in games.items()]
+
+
 def pairs_in_order(records: Iterator[Dict[str, Any]]) -> Iterator[Tuple[int, List[Dict[str, Any]]]]:
     """(pair number, its two records) for records arriving in any order, in pair order, so a
     test's stopping point does not depend on which games finish first."""
@@ -453,6 +463,12 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
         names[0], names[1], ", ".join(m for m, _ in maps), control, seed, where))
     for line in test.report():
         print(line)
+    by_map = points_by_map(records, names[0])
+    if len(by_map) > 1:
+        width = max(len(m) for m, _, _ in by_map)
+        for map_name, pairs, score in by_map:
+            print("  %-*s %4d pairs, %s scores %.3f a game" % (width, map_name, pairs,
+                                                               names[0], score))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"players": list(names), "maps": [m for m, _ in maps], "seed": seed,
@@ -460,6 +476,8 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
                                     for v in variants},
                        "time_ms": args.time_ms, "depth": args.depth,
                        "opening_plies": args.opening_plies, "sprt": test.as_dict(),
+                       "by_map": [{"map": m, "pairs": n, "score": round(v, 4)}
+                                  for m, n, v in by_map],
                        "games": records}, handle, indent=1)
             handle.write("\n")
     return 130 if test.interrupted else 0
@@ -467,5 +485,5 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
 
 __all__ = ["PRIOR", "SavedGames", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",
            "expected_score", "game_points", "llr", "opening", "pair_specs", "pairs_in_order",
-           "parse_sprt", "points_elo", "points_llr", "run_sprt", "run_sprt_command",
-           "sprt_digest"]
+           "parse_sprt", "points_by_map", "points_elo", "points_llr", "run_sprt",
+           "run_sprt_command", "sprt_digest"]

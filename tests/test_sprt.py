@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Callable, Dict, List, Tuple
@@ -17,9 +18,10 @@ from reversi_ref.cli import main
 from reversi_ref.cluster import partial_path
 from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
-from reversi_ref.sprt import (PRIOR, SavedGames, Sprt, bounds, elo_interval, elo_of_score, expected_score,
-                              game_points, llr, opening, pair_specs, pairs_in_order, parse_sprt,
-                              points_elo, wilson_interval)
+from reversi_ref.sprt import (PRIOR, SavedGames, Sprt, bounds, elo_interval, elo_of_score,
+                              expected_score, game_points, llr, opening, pair_specs,
+                              pairs_in_order, parse_sprt, points_by_map, points_elo,
+                              wilson_interval)
 
 DRAW_RATE = 0.3
 
@@ -377,6 +379,47 @@ def test_saved_games_file_goes_once_the_test_decides(tmp_path: Path) -> None:
     again.close(decided=True)
     assert not partial_path(out).exists()
     assert SavedGames(None, 5, "sprt-x").path is None
+
+
+def test_points_by_map() -> None:
+    """Per map, the whole pairs and the candidate's mean score a game, worked by hand: on
+    "x" a win and a loss (1/2); on "y" a draw, then with three seats a win over one baseline
+    seat and a loss to the other (1/2 each game, so 1/2); on "z" two wins (1)."""
+    def seat(player: str, score: int) -> Dict[str, Any]:
+        return {"player": player, "score": score, "disqualified": None}
+
+    records = [
+        {"game": 0, "map": "x", "seats": [seat("a", 5), seat("b", 1)]},
+        {"game": 1, "map": "x", "seats": [seat("b", 5), seat("a", 1)]},
+        {"game": 2, "map": "y", "seats": [seat("a", 3), seat("b", 3)]},
+        {"game": 3, "map": "y", "seats": [seat("b", 1), seat("a", 2), seat("b", 4)]},
+        {"game": 4, "map": "z", "seats": [seat("a", 9), seat("b", 0)]},
+        {"game": 5, "map": "z", "seats": [seat("b", 0), seat("a", 9)]},
+    ]
+    assert points_by_map(records, "a") == [("x", 1, 0.5), ("y", 1, 0.5), ("z", 1, 1.0)]
+    assert points_by_map(records, "b") == [("x", 1, 0.5), ("y", 1, 0.5), ("z", 1, 0.0)]
+
+
+def test_the_report_gives_each_maps_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                          ) -> None:
+    """With two maps the report ends with a line per map, and the JSON's by_map agrees with
+    the games it holds."""
+    (tmp_path / "four.map").write_text(FOUR)
+    (tmp_path / "other.map").write_text(FOUR)
+    out = tmp_path / "sprt.json"
+    assert main(["tournament", "--maps", "%s,%s" % (tmp_path / "four.map",
+                                                   tmp_path / "other.map"),
+                 "--players", "a,b", "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+                 "--seed", "1", "--quiet", "--max-pairs", "4", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"four\.map +2 pairs, a scores \d\.\d{3} a game", text)
+    assert re.search(r"other\.map +2 pairs, a scores \d\.\d{3} a game", text)
+    data = json.loads(out.read_text())
+    for row in data["by_map"]:
+        games = [g for g in data["games"] if g["map"] == row["map"]]
+        assert row["pairs"] * 2 == len(games) == 4
+        assert row["score"] == round(sum(game_points(g, "a") for g in games) / 4, 4)
 
 
 def test_sprt_command_needs_two_players(capsys: pytest.CaptureFixture[str]) -> None:
