@@ -316,22 +316,50 @@ def read_partial(path: str, digest: str) -> Dict[int, Dict[str, Any]]:
     return records
 
 
+class SavedGames:
+    """The records of a run with result file `result_path`, kept in its partial file: those
+    an earlier run with the same `digest` left there (`read_partial`), and each new one
+    appended as it is kept.  No file without a result path."""
+
+    def __init__(self, result_path: Optional[str], seed: int, digest: str) -> None:
+        self.records: Dict[int, Dict[str, Any]] = {}
+        self.handle: Optional[IO[str]] = None
+        self.path: Optional[Path] = None
+        if not result_path:
+            return
+        self.path = partial_path(result_path)
+        self.records = read_partial(result_path, digest)
+        fresh = not self.records
+        cut = not fresh and not self.path.read_bytes().endswith(b"\n")
+        self.handle = self.path.open("w" if fresh else "a", encoding="utf-8")
+        if fresh:
+            self.handle.write(json.dumps({"seed": seed, "schedule": digest}) + "\n")
+        elif cut:
+            self.handle.write("\n")  # end a line cut off by a kill, so the next is whole
+        self.handle.flush()
+
+    def keep(self, record: Dict[str, Any]) -> Dict[str, Any]:
+        """Add a newly played game's record, to the file too; the record."""
+        self.records[int(record["game"])] = record
+        if self.handle is not None:
+            self.handle.write(json.dumps(record) + "\n")
+            self.handle.flush()
+        return record
+
+    def close(self) -> None:
+        """Close the file; it stays for a later run (`finish_partial` removes it)."""
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
 def play_resumable(specs: Sequence[GameSpec], runner: Any, result_path: Optional[str],
                    seed: int, progress: Optional[TextIO] = None) -> List[Dict[str, Any]]:
     """Every game's record, in game order: those already in the partial file of
     `result_path`, then the others played on `runner`, each appended to the file as it
     arrives; each game counted once."""
-    digest = schedule_digest(specs)
-    have = read_partial(result_path, digest) if result_path else {}
-    have = {n: r for n, r in have.items() if 0 <= n < len(specs)}
-    handle: Optional[IO[str]] = None
-    if result_path:
-        partial = partial_path(result_path)
-        fresh = not have
-        handle = partial.open("w" if fresh else "a", encoding="utf-8")
-        if fresh:
-            handle.write(json.dumps({"seed": seed, "schedule": digest}) + "\n")
-            handle.flush()
+    saved = SavedGames(result_path, seed, schedule_digest(specs))
+    have = {n: r for n, r in saved.records.items() if 0 <= n < len(specs)}
     todo = [spec for spec in specs if spec.number not in have]
     started = time.monotonic()
     total = len(specs)
@@ -353,14 +381,10 @@ def play_resumable(specs: Sequence[GameSpec], runner: Any, result_path: Optional
             number = int(record["game"])
             if number in have:
                 continue  # cannot happen with unique keys; never count a game twice
-            have[number] = record
-            if handle is not None:
-                handle.write(json.dumps(record) + "\n")
-                handle.flush()
+            have[number] = saved.keep(record)
             show()
     finally:
-        if handle is not None:
-            handle.close()
+        saved.close()
         if progress is not None:
             progress.write("\n")
             progress.flush()
@@ -389,6 +413,6 @@ def finish_partial(result_path: Optional[str]) -> None:
             pass
 
 
-__all__ = ["ClusterError", "DaskRunner", "LocalRunner", "finish_partial", "game_python",
-           "make_runner", "play_group", "play_on_cluster", "play_resumable", "read_partial", "saved_seed",
-           "spec_digest", "spec_from_dict", "spec_to_dict"]
+__all__ = ["ClusterError", "DaskRunner", "LocalRunner", "SavedGames", "finish_partial",
+           "game_python", "make_runner", "play_group", "play_on_cluster", "play_resumable",
+           "read_partial", "saved_seed", "spec_digest", "spec_from_dict", "spec_to_dict"]

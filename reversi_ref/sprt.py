@@ -25,19 +25,17 @@ Pure standard library: the pair schedule and the statistics; `cluster.Runner` pl
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import math
 import random
 import sys
-from pathlib import Path
-from typing import (IO, Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO,
-                    Tuple)
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .engine import Engine
 from .engine.tables import BUILD
 from .mapfile import format_map, read_map
+from .cluster import SavedGames, finish_partial, make_runner, schedule_digest
 from .tournament import GameSpec, pair_result, seatings
 
 # Pseudo-count added to each pentanomial outcome (see the module docstring).
@@ -334,56 +332,12 @@ def pairs_in_order(records: Iterator[Dict[str, Any]]) -> Iterator[Tuple[int, Lis
 def sprt_digest(maps: Sequence[Tuple[str, str]], names: Sequence[str], seed: int,
                 time_ms: int, depth: int, variants: Sequence[Tuple[str, str, str]],
                 plies: int) -> str:
-    """A digest of everything that decides a test's games (not its bounds or its cap), so
-    a partial file is reused only by the same test."""
-    text = json.dumps({"maps": [[name, text] for name, text in maps], "names": list(names),
-                       "seed": seed, "time_ms": time_ms, "depth": depth,
-                       "variants": [list(v) for v in variants], "plies": plies},
-                      sort_keys=True)
-    return "sprt-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
-
-
-class SavedGames:
-    """The games of a test kept in RESULT.partial (JSON lines after a header with the seed
-    and `sprt_digest`), so that a stopped test resumes where it was; no file without
-    --json."""
-
-    def __init__(self, result_path: Optional[str], seed: int, digest: str) -> None:
-        from .cluster import partial_path, read_partial
-        self.records: Dict[int, Dict[str, Any]] = {}
-        self.handle: Optional[IO[str]] = None
-        self.path: Optional[Path] = None
-        if not result_path:
-            return
-        self.path = partial_path(result_path)
-        self.records = read_partial(result_path, digest)
-        fresh = not self.records
-        cut = not fresh and not self.path.read_bytes().endswith(b"\n")
-        self.handle = self.path.open("w" if fresh else "a", encoding="utf-8")
-        if fresh:
-            self.handle.write(json.dumps({"seed": seed, "schedule": digest}) + "\n")
-        elif cut:
-            self.handle.write("\n")  # end a line cut off by a kill, so the next is whole
-        self.handle.flush()
-
-    def keep(self, record: Dict[str, Any]) -> Dict[str, Any]:
-        """Append a newly played game's record to the file; the record."""
-        self.records[int(record["game"])] = record
-        if self.handle is not None:
-            self.handle.write(json.dumps(record) + "\n")
-            self.handle.flush()
-        return record
-
-    def close(self, decided: bool) -> None:
-        """Close the file, and remove it once the test has decided (nothing to resume)."""
-        if self.handle is not None:
-            self.handle.close()
-            self.handle = None
-        if decided and self.path is not None:
-            try:
-                self.path.unlink()
-            except OSError:
-                pass
+    """The digest of a test's games for its partial file: that of its first pair on each map
+    (`cluster.schedule_digest`), as every later pair is made from the same arguments.  The
+    bounds and the cap change no game, so a test resumed with others still matches."""
+    return schedule_digest([spec for pair in range(len(maps))
+                            for spec in pair_specs(maps, names, pair, seed, time_ms, depth,
+                                                   variants, plies)])
 
 
 def run_sprt(test: Sprt, runner: Any, maps: Sequence[Tuple[str, str]], names: Sequence[str],
@@ -394,8 +348,8 @@ def run_sprt(test: Sprt, runner: Any, maps: Sequence[Tuple[str, str]], names: Se
     `max_pairs` were played or the user interrupts (`test.interrupted`); the records of the
     counted games.  Games already in `saved` are counted, not played again, and each new
     one is added to it."""
-    have = dict(saved.records) if saved is not None else {}
-    have = {n: r for n, r in have.items() if 0 <= n < 2 * max_pairs}
+    have = {n: r for n, r in (saved.records if saved is not None else {}).items()
+            if 0 <= n < 2 * max_pairs}
 
     def specs() -> Iterator[List[GameSpec]]:
         for pair in range(max_pairs):
@@ -435,7 +389,6 @@ def run_sprt(test: Sprt, runner: Any, maps: Sequence[Tuple[str, str]], names: Se
 def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence[str],
                      variants: Sequence[Tuple[str, str, str]], seed: int) -> int:
     """`tournament --sprt`: run the test locally or on --scheduler, print and save it."""
-    from .cluster import make_runner
     elo0, elo1 = parse_sprt(args.sprt)
     test = Sprt(elo0, elo1, args.alpha, args.beta)
     digest = sprt_digest(maps, names, seed, args.time_ms, args.depth, variants,
@@ -452,7 +405,9 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
         where = runner.describe()
     finally:
         runner.close()
-        saved.close(decided=bool(test.verdict().result))
+        saved.close()
+        if test.verdict().result:
+            finish_partial(args.json)  # decided: nothing left to resume
     if saved.path is not None and saved.path.exists():
         print("sprt: no decision yet; the same command (a larger --max-pairs, if the cap was "
               "reached) goes on from the %d games in %s" % (len(saved.records), saved.path),
@@ -483,7 +438,7 @@ def run_sprt_command(args: Any, maps: Sequence[Tuple[str, str]], names: Sequence
     return 130 if test.interrupted else 0
 
 
-__all__ = ["PRIOR", "SavedGames", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",
+__all__ = ["PRIOR", "Sprt", "Verdict", "bounds", "elo_interval", "elo_of_score",
            "expected_score", "game_points", "llr", "opening", "pair_specs", "pairs_in_order",
            "parse_sprt", "points_by_map", "points_elo", "points_llr", "run_sprt",
            "run_sprt_command", "sprt_digest"]

@@ -9,16 +9,16 @@ import random
 import re
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
 from helpers import interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
-from reversi_ref.cluster import partial_path
+from reversi_ref.cluster import SavedGames, finish_partial, partial_path
 from reversi_ref.mapfile import read_map
 from reversi_ref.tournament import play_game
-from reversi_ref.sprt import (PRIOR, SavedGames, Sprt, bounds, elo_interval, elo_of_score,
+from reversi_ref.sprt import (PRIOR, Sprt, bounds, elo_interval, elo_of_score,
                               expected_score, game_points, llr, opening, pair_specs,
                               pairs_in_order, parse_sprt, points_by_map, points_elo,
                               wilson_interval)
@@ -232,13 +232,34 @@ FOUR = map_text("""0 0 0 0
                    0 0 0 0""")
 
 
+def four_command(tmp_path: Path, max_pairs: int, out: Path, seed: Optional[int] = 1,
+                 maps: Sequence[str] = ("four.map",)) -> List[str]:
+    """`tournament --sprt` of two BRS variants at depth 1 on FOUR (written to each of `maps`
+    in tmp_path), with --seed unless `seed` is None."""
+    for name in maps:
+        (tmp_path / name).write_text(FOUR)
+    return (["tournament", "--maps", ",".join(str(tmp_path / name) for name in maps),
+             "--players", "a,b", "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
+             'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
+             "--quiet", "--max-pairs", str(max_pairs), "--json", str(out)]
+            + ([] if seed is None else ["--seed", str(seed)]))
+
+
 def sprt_on_four(tmp_path: Path, max_pairs: int, out: Path) -> int:
-    """`tournament --sprt` of two BRS variants on FOUR at depth 1: the exit status."""
-    (tmp_path / "four.map").write_text(FOUR)
-    return main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
-                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                 "--seed", "1", "--quiet", "--max-pairs", str(max_pairs), "--json", str(out)])
+    """`four_command` with seed 1: the exit status."""
+    return main(four_command(tmp_path, max_pairs, out))
+
+
+def counting_games() -> Tuple[List[int], Callable[[Any], Dict[str, Any]]]:
+    """A stand-in for `tournament.play_game` that plays each game and notes its number, and
+    the list it notes them in."""
+    played: List[int] = []
+
+    def counted(spec: Any) -> Dict[str, Any]:
+        played.append(spec.number)
+        return play_game(spec)
+
+    return played, counted
 
 
 def test_sprt_command_stops_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -292,12 +313,7 @@ def test_a_test_stopped_at_the_cap_goes_on_from_its_partial_file(
     partial = partial_path(str(out))
     assert len(partial.read_text().splitlines()) == 1 + 4  # the header and 4 games
     capsys.readouterr()
-    played: List[int] = []
-
-    def counted(spec: Any) -> Dict[str, Any]:
-        played.append(spec.number)
-        return play_game(spec)
-
+    played, counted = counting_games()
     monkeypatch.setattr("reversi_ref.tournament.play_game", counted)
     assert sprt_on_four(tmp_path, 3, out) == 0
     assert played == [4, 5]
@@ -313,32 +329,19 @@ def test_an_interrupted_test_resumes_without_its_seed(
     """Ctrl-C in the fifth game of a run without --seed: the partial file keeps the four games
     and the seed, and the same command (still without --seed) plays on from game 4 to the cap,
     the games those of one uninterrupted run with that seed."""
-    (tmp_path / "four.map").write_text(FOUR)
     out = tmp_path / "sprt.json"
-
-    def command(path: Path, *seed: str) -> List[str]:
-        return ["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
-                "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                "--quiet", "--max-pairs", "3", "--json", str(path)] + list(seed)
-
     monkeypatch.setattr("reversi_ref.tournament.play_game", interrupted_after(4, play_game))
-    assert main(command(out)) == 130
+    assert main(four_command(tmp_path, 3, out, seed=None)) == 130
     seed = json.loads(out.read_text())["seed"]
     header = json.loads(partial_path(str(out)).read_text().splitlines()[0])
     assert header["seed"] == seed
-    played: List[int] = []
-
-    def counted(spec: Any) -> Dict[str, Any]:
-        played.append(spec.number)
-        return play_game(spec)
-
+    played, counted = counting_games()
     monkeypatch.setattr("reversi_ref.tournament.play_game", counted)
-    assert main(command(out)) == 0
+    assert main(four_command(tmp_path, 3, out, seed=None)) == 0
     assert played == [4, 5] and json.loads(out.read_text())["seed"] == seed
     monkeypatch.setattr("reversi_ref.tournament.play_game", play_game)
     whole = tmp_path / "whole.json"
-    assert main(command(whole, "--seed", str(seed))) == 0
+    assert main(four_command(tmp_path, 3, whole, seed=seed)) == 0
     assert sprt_games(out) == sprt_games(whole)
 
 
@@ -346,37 +349,34 @@ def test_a_partial_file_of_another_test_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Games left by a test with another seed are not mixed in: a clear error, exit 1, and
     the file is left as it was."""
-    (tmp_path / "four.map").write_text(FOUR)
     out = tmp_path / "sprt.json"
     assert sprt_on_four(tmp_path, 1, out) == 0
     before = partial_path(str(out)).read_text()
     capsys.readouterr()
-    assert main(["tournament", "--maps", str(tmp_path / "four.map"), "--players", "a,b",
-                 "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                 "--seed", "2", "--quiet", "--max-pairs", "2", "--json", str(out)]) == 1
+    assert main(four_command(tmp_path, 2, out, seed=2)) == 1
     err = capsys.readouterr().err
     assert "sprt.json.partial" in err and "another schedule" in err and "Traceback" not in err
     assert partial_path(str(out)).read_text() == before
 
 
-def test_saved_games_file_goes_once_the_test_decides(tmp_path: Path) -> None:
-    """The partial file is read back as it was written, kept while the test is undecided and
-    removed once it has decided."""
+def test_saved_games_survive_a_cut_off_record(tmp_path: Path) -> None:
+    """The partial file is read back as it was written; a record cut off by a kill is
+    dropped and the next one written whole; `finish_partial` removes the file."""
     out = str(tmp_path / "t.json")
     saved = SavedGames(out, 5, "sprt-x")
     saved.keep({"game": 1, "seats": []})
     saved.keep({"game": 0, "seats": []})
-    saved.close(decided=False)
+    saved.close()
     with partial_path(out).open("a") as handle:
         handle.write('{"game": 2, "se')  # a record cut off by a kill
     again = SavedGames(out, 5, "sprt-x")
     assert sorted(again.records) == [0, 1]
     again.keep({"game": 3, "seats": []})
-    again.close(decided=False)
+    again.close()
     again = SavedGames(out, 5, "sprt-x")
     assert sorted(again.records) == [0, 1, 3]
-    again.close(decided=True)
+    again.close()
+    finish_partial(out)
     assert not partial_path(out).exists()
     assert SavedGames(None, 5, "sprt-x").path is None
 
@@ -404,14 +404,8 @@ def test_the_report_gives_each_maps_score(tmp_path: Path, capsys: pytest.Capture
                                           ) -> None:
     """With two maps the report ends with a line per map, and the JSON's by_map agrees with
     the games it holds."""
-    (tmp_path / "four.map").write_text(FOUR)
-    (tmp_path / "other.map").write_text(FOUR)
     out = tmp_path / "sprt.json"
-    assert main(["tournament", "--maps", "%s,%s" % (tmp_path / "four.map",
-                                                   tmp_path / "other.map"),
-                 "--players", "a,b", "--variant", 'a=brs:{"tt_bits": 8}', "--variant",
-                 'b=brs:{"tt_bits": 8, "mobility": [0, 0]}', "--sprt", "0,10", "--depth", "1",
-                 "--seed", "1", "--quiet", "--max-pairs", "4", "--json", str(out)]) == 0
+    assert main(four_command(tmp_path, 4, out, maps=("four.map", "other.map"))) == 0
     text = capsys.readouterr().out
     assert re.search(r"four\.map +2 pairs, a scores \d\.\d{3} a game", text)
     assert re.search(r"other\.map +2 pairs, a scores \d\.\d{3} a game", text)
