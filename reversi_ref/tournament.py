@@ -85,13 +85,21 @@ class GameSpec(NamedTuple):
 def seatings(names: Sequence[str], seats: int) -> List[Tuple[str, ...]]:
     """Every seating of `names` on `seats` seats the schedule cycles through: each choice of
     `seats` different names in each rotation, or, with fewer names than seats, the names
-    repeated in turn in each rotation."""
+    repeated in turn, each such seating followed by the same with every name moved on to the
+    next (the first two of two names: A B A, then B A B).  So every name sits in every seat
+    equally often, and as often as every other name, in each run of that many seatings; with
+    an odd number of seats the rotations do not do that alone (A B A, B A A: B never third,
+    and A in two seats of each game)."""
     if not names or seats <= 0:
         return []
-    if len(names) <= seats:
-        base = [names[i % len(names)] for i in range(seats)]
-        rotations = len(names)
-        return [tuple(base[(s + r) % seats] for s in range(seats)) for r in range(rotations)]
+    count = len(names)
+    if count <= seats:
+        # The name index of each seat; with seats a multiple of the names, turning the seats
+        # gives nothing the name shifts do not.
+        base = [i % count for i in range(seats)]
+        turns = 1 if seats % count == 0 else seats
+        return [tuple(names[(base[(s + r) % seats] + j) % count] for s in range(seats))
+                for r in range(turns) for j in range(count)]
     result: List[Tuple[str, ...]] = []
     for group in itertools.combinations(names, seats):
         for r in range(seats):

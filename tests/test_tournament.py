@@ -30,6 +30,28 @@ def test_seatings_rotate_two_names_on_four_seats() -> None:
     assert seatings(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
 
 
+def test_seatings_of_two_names_on_three_seats_are_balanced() -> None:
+    """Two names on a 3-player map: each seating is followed by its swap, so each pair of
+    seatings (the SPRT's game pair) puts each name in each seat once, and over all six each
+    name sits in each seat three times."""
+    plans = seatings(["a", "b"], 3)
+    assert plans[:2] == [("a", "b", "a"), ("b", "a", "b")]
+    assert len(set(plans)) == 6
+    for first, second in zip(plans[::2], plans[1::2]):
+        assert all({x, y} == {"a", "b"} for x, y in zip(first, second))
+    for seat in range(3):
+        assert [p[seat] for p in plans].count("a") == 3
+
+
+def test_seatings_of_three_names_on_five_seats_are_balanced() -> None:
+    """Three names on five seats: every name in every seat equally often, and each name as
+    often as the others."""
+    plans = seatings(["a", "b", "c"], 5)
+    assert len(set(plans)) == len(plans) == 15
+    for seat in range(5):
+        assert sorted(p[seat] for p in plans) == ["a"] * 5 + ["b"] * 5 + ["c"] * 5
+
+
 def test_seatings_pair_every_two_of_three_names() -> None:
     """Three names on a 2-player map: every pair, each in both seats."""
     assert sorted(seatings(["a", "b", "c"], 2)) == sorted([
