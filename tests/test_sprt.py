@@ -195,6 +195,17 @@ def test_pairs_swap_seats_on_the_same_opening() -> None:
     assert specs[0].map_text == specs[1].map_text and specs[0].seed == specs[1].seed
 
 
+@pytest.mark.parametrize("name", ["sparks3p", "ring5p", "carnival4p"])
+def test_pairs_swap_every_seat_with_any_number_of_seats(name: str) -> None:
+    """On three, five and four seats alike, the second game of a pair gives every seat of the
+    first game's candidate to the baseline and the other way round (before stop 76 a
+    three-seat pair was a b a, then b a a)."""
+    text = open(f"maps/{name}.map").read()
+    first, second = (s.seats for s in pair_specs([(name, text)], ["a", "b"], 0, 7, 0, 1))
+    assert len(first) == read_map(text).players
+    assert first[0] == "a" and all({x, y} == {"a", "b"} for x, y in zip(first, second))
+
+
 def test_opening_plays_plain_moves_back_to_player_one() -> None:
     """Four random plies on the 8x8 map leave 8 stones (4 + 1 placed per ply, RULES.md 3)
     with player 1 to move; a map without enough moves is kept as it is."""
