@@ -86,10 +86,10 @@ def seatings(names: Sequence[str], seats: int) -> List[Tuple[str, ...]]:
     """Every seating of `names` on `seats` seats the schedule cycles through: each choice of
     `seats` different names in each rotation, or, with fewer names than seats, the names
     repeated in turn, each such seating followed by the same with every name moved on to the
-    next (the first two of two names: A B A, then B A B).  So every name sits in every seat
-    equally often, and as often as every other name, in each run of that many seatings; with
-    an odd number of seats the rotations do not do that alone (A B A, B A A: B never third,
-    and A in two seats of each game)."""
+    next (two names on three seats: A B A, B A B, then B A A, A B B, ...).  So each block of
+    `len(names)` seatings, an SPRT pair for two names, puts every name in every seat once.
+    Rotations alone do not where the seats are not a multiple of the names (A B A, B A A: B
+    never third, and A in two seats of each game)."""
     if not names or seats <= 0:
         return []
     count = len(names)
