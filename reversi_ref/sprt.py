@@ -32,10 +32,10 @@ import random
 import sys
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
+from .cluster import SavedGames, finish_partial, make_runner, schedule_digest
 from .engine import Engine
 from .engine.tables import BUILD
 from .mapfile import format_map, read_map
-from .cluster import SavedGames, finish_partial, make_runner, schedule_digest
 from .tournament import GameSpec, pair_result, seatings
 
 # Pseudo-count added to each pentanomial outcome (see the module docstring).
