@@ -38,7 +38,7 @@ T = TypeVar("T")
 MATERIAL_ONLY = dataclasses.replace(
     DEFAULT_CONFIG, material=(100, 100), leader_share=0, corner=(0, 0), edge=(0, 0),
     half_open=(0, 0), corner_neighbour=(0, 0), mobility=(0, 0), override=(0, 0),
-    bomb_per_cell=0, frontier=(0, 0), stranger_gap=0)
+    bomb_per_cell=0, frontier=(0, 0), stranger_gap=0, mobility_share=0)
 
 
 # The maps bundled with reversi-ref.

@@ -20,7 +20,7 @@ from reversi_ref.state import GameState, Move
 
 # Every new weight at zero: the evaluation as it was before these features.
 OFF = replace(DEFAULT_CONFIG, shut_in=(0, 0), access=(0, 0), parity=(0, 0), stable=(0, 0),
-              frontier=(0, 0),
+              frontier=(0, 0), mobility_share=0,
               bomb_late=(0, 0))
 
 
@@ -88,9 +88,10 @@ def test_shut_in_needs_three_players() -> None:
     assert _gain(state, 1, shut_in=(700, 700)) == 0
 
 
-def _share_gain(state: GameState, root: int, weight: int) -> int:
+def _share_gain(state: GameState, root: int, weight: int, max_players: int = 3) -> int:
     """What `mobility_share` at `weight` (all else as OFF) adds to root's value."""
-    return _value(state, root, replace(OFF, mobility_share=weight)) - _value(state, root, OFF)
+    on = replace(OFF, mobility_share=weight, share_max_players=max_players)
+    return _value(state, root, on) - _value(state, root, OFF)
 
 
 def test_mobility_share_splits_the_free_cells_by_mobility() -> None:
@@ -116,6 +117,17 @@ def test_mobility_share_with_nobody_to_move_and_with_two_players() -> None:
     assert _share_gain(stuck, 1, 100) == 0
     two = build("1 - 2 0 1 1", to_move=2)
     assert _share_gain(two, 1, 100) == 0
+
+
+def test_mobility_share_counts_up_to_share_max_players() -> None:
+    """SHUT with a fourth player walled off behind a hole (no move): off with four players
+    at the default bound of three.  When the bound admits four, root 1 expects 0 of the two
+    free cells and its opponents 1, 1 and 0, average 2/3: -66.7 at 100 a cell, -67 as the
+    evaluation rounds down."""
+    four = build(SHUT + " - 4", players=4)
+    assert _plain_targets(four, 4) == []
+    assert _share_gain(four, 1, 100) == 0
+    assert _share_gain(four, 1, 100, max_players=4) == -67
 
 
 def test_free_cells_leave_out_holes_and_stones() -> None:

@@ -63,7 +63,10 @@ class EvalConfig:
     # led with 43 stones at ply 56, had no move from then to ply 583, and ended phase 1
     # third with 116 against 464.  The mobility balance (at most `mobility` points) sees a
     # few stones in that; the free cells the others will share are hundreds.
-    mobility_share: int = 0
+    # On with three players only (`share_max_players`): self-play SPRT on five three-player
+    # maps accepted it at 8 (docs/strength.md, stop 77); with four players it lost (stop 75).
+    mobility_share: int = 8
+    share_max_players: int = 3
     # With three or more players: access, the free cells next to a player's stones, as
     # (own - opponents' average) / (own + that + 2) times this weight.
     access: Ramp = (0, 0)

@@ -363,7 +363,7 @@ class Evaluator:
         if e.players >= 3:
             w_shut = ramp(cfg.shut_in, progress)
             w_access = ramp(cfg.access, progress)
-            if cfg.mobility_share:
+            if cfg.mobility_share and e.players <= cfg.share_max_players:
                 # The bound of the term below: its weight for each free cell.
                 w_share = cfg.mobility_share * self.free_cells()
         else:
