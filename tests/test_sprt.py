@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
-from helpers import interrupted_after, map_text, sigterm_fails_the_test
+from helpers import BUNDLED_MAPS, interrupted_after, map_text, sigterm_fails_the_test
 from reversi_ref.cli import main
 from reversi_ref.cluster import SavedGames, finish_partial, partial_path
 from reversi_ref.mapfile import read_map
@@ -189,7 +189,7 @@ LANE = map_text("1 2 0")
 
 def test_pairs_swap_seats_on_the_same_opening() -> None:
     """A pair is two games on the same start position with the seats swapped."""
-    specs = pair_specs([("o", open("maps/othello8x8.map").read())], ["a", "b"], 3, 7, 0, 1)
+    specs = pair_specs([("o", (BUNDLED_MAPS / "othello8x8.map").read_text())], ["a", "b"], 3, 7, 0, 1)
     assert [s.number for s in specs] == [6, 7]
     assert specs[0].seats == ("a", "b") and specs[1].seats == ("b", "a")
     assert specs[0].map_text == specs[1].map_text and specs[0].seed == specs[1].seed
@@ -200,7 +200,7 @@ def test_pairs_swap_every_seat_with_any_number_of_seats(name: str) -> None:
     """On three, five and four seats alike, the second game of a pair gives every seat of the
     first game's candidate to the baseline and the other way round (before stop 76 a
     three-seat pair was a b a, then b a a)."""
-    text = open(f"maps/{name}.map").read()
+    text = (BUNDLED_MAPS / f"{name}.map").read_text()
     first, second = (s.seats for s in pair_specs([(name, text)], ["a", "b"], 0, 7, 0, 1))
     assert len(first) == read_map(text).players
     assert first[0] == "a" and all({x, y} == {"a", "b"} for x, y in zip(first, second))
@@ -209,7 +209,7 @@ def test_pairs_swap_every_seat_with_any_number_of_seats(name: str) -> None:
 def test_opening_plays_plain_moves_back_to_player_one() -> None:
     """Four random plies on the 8x8 map leave 8 stones (4 + 1 placed per ply, RULES.md 3)
     with player 1 to move; a map without enough moves is kept as it is."""
-    text = open("maps/othello8x8.map").read()
+    text = (BUNDLED_MAPS / "othello8x8.map").read_text()
     opened = read_map(opening(text, 4, random.Random(5)))
     stones = [c for c in opened.cells if c in "12"]
     assert len(stones) == 8 and opened.cells != read_map(text).cells
